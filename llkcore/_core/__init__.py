@@ -1,0 +1,1 @@
+"""Compiled kernels of llkcore (Cython). Import them through the facade, not directly."""
