@@ -13,6 +13,7 @@ except ImportError as exc:  # pragma: no cover - exercised only on a broken inst
 
 from .board import MAX_SIDE, Board, can_link, find_path, moves
 from .index import Index
+from .generate import generate
 from .errors import BoardError, CoordinateError, IllegalMove
 from .rules import GRAVITIES, Rules
 
@@ -20,5 +21,5 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Board", "BoardError", "CoordinateError", "GRAVITIES", "IllegalMove", "MAX_SIDE", "Rules",
-    "Index", "can_link", "find_path", "moves",
+    "Index", "can_link", "find_path", "generate", "moves",
 ]

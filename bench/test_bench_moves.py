@@ -1,0 +1,50 @@
+"""All removable pairs and a remove + undo cycle: llkcore vs llkref on the same boards."""
+import llkref
+
+import llkcore as llk
+
+
+def test_moves_core(benchmark, case):
+    fill, grid, grid_list, _ = case
+    benchmark.group = f"moves-{fill}"
+    board = llk.Board(grid)
+    result = benchmark(board.moves_array)
+    assert [((a, b), (c, d)) for a, b, c, d in result.tolist()] == llkref.moves(grid_list)
+
+
+def test_moves_ref(benchmark, case):
+    fill, grid, grid_list, _ = case
+    benchmark.group = f"moves-{fill}"
+    benchmark.pedantic(llkref.moves, args=(grid_list,), rounds=1, iterations=1)
+
+
+def _first_move(grid_list):
+    found = llkref.moves(grid_list)
+    return found[0] if found else None
+
+
+def test_remove_undo_core(benchmark, case):
+    fill, grid, grid_list, _ = case
+    benchmark.group = f"remove-undo-{fill}"
+    move = _first_move(grid_list)
+    board = llk.Board(grid)
+
+    def cycle():
+        board.remove(*move)
+        board.undo()
+
+    benchmark(cycle)
+    assert board.grid.tolist() == grid_list
+
+
+def test_remove_undo_ref(benchmark, case):
+    fill, grid, grid_list, _ = case
+    benchmark.group = f"remove-undo-{fill}"
+    move = _first_move(grid_list)
+    board = llkref.Board(grid_list)
+
+    def cycle():
+        board.remove(*move)
+        board.undo()
+
+    benchmark.pedantic(cycle, rounds=20, iterations=1)

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Benchmark gate: run bench/ (pytest-benchmark), print core-vs-llkref ratios, fail below the floors.
+
+Every benchmark group holds a core test and a ref test (names contain "_core" / "_ref") that run
+the same work, so ratio = median(ref) / median(core) is measured in one run on one machine and
+does not depend on how fast the machine is. Groups without a ref are reported, not gated.
+Extra gates that are not timings (the solver's node-count gate) are run by their own scripts.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# group prefix -> (gate floor, README target). A ratio below the floor fails the run.
+GATES = {
+    "link-single": (300, 1_000),
+    "link-batch": (5_000, 20_000),
+    "moves": (2_000, 10_000),
+}
+
+
+def run_benchmarks(json_path: Path, extra: list[str]) -> int:
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(ROOT / "bench"),
+           "--benchmark-json", str(json_path), "--benchmark-columns=median,rounds",
+           "--benchmark-sort=name", *extra]
+    print("+", " ".join(cmd), flush=True)
+    # Run from a temp dir so the source tree's llkcore/ never shadows the installed build.
+    return subprocess.call(cmd, cwd=tempfile.gettempdir())
+
+
+def ratios(json_path: Path) -> dict[str, dict[str, float]]:
+    data = json.loads(json_path.read_text())
+    groups: dict[str, dict[str, float]] = {}
+    for bench in data["benchmarks"]:
+        side = "core" if "_core" in bench["name"] else "ref" if "_ref" in bench["name"] else "core"
+        groups.setdefault(bench["group"] or bench["name"], {})[side] = bench["stats"]["median"]
+    return groups
+
+
+def gate_for(group: str):
+    for prefix, gate in GATES.items():
+        if group.startswith(prefix):
+            return gate
+    return None
+
+
+def main(argv: list[str]) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        json_path = Path(tmp) / "bench.json"
+        code = run_benchmarks(json_path, argv)
+        if code != 0 or not json_path.exists():
+            print(f"bench gate: benchmarks failed (pytest exit {code})")
+            return 1
+        groups = ratios(json_path)
+    failed = []
+    print()
+    print(f"{'group':28s} {'core median':>14s} {'ref median':>14s} {'ratio':>10s} {'gate':>8s} {'target':>8s}")
+    for group in sorted(groups):
+        times = groups[group]
+        core, ref = times.get("core"), times.get("ref")
+        gate = gate_for(group)
+        ratio = ref / core if core and ref else None
+        status = ""
+        if gate is not None:
+            if ratio is None or ratio < gate[0]:
+                status = "  FAIL"
+                failed.append(group)
+        print(f"{group:28s} {core * 1e6 if core else float('nan'):12.1f}us "
+              f"{ref * 1e6 if ref else float('nan'):12.1f}us "
+              f"{(f'{ratio:,.0f}x' if ratio else '-'):>10s} "
+              f"{(f'{gate[0]:,}x' if gate else '-'):>8s} {(f'{gate[1]:,}x' if gate else '-'):>8s}{status}")
+    if failed:
+        print(f"\nbench gate: FAILED for {', '.join(failed)}")
+        return 1
+    print("\nbench gate: all ratios above their floors")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
