@@ -314,6 +314,17 @@ class Board:
         """The removals made so far (undone ones excluded), as ((r1, c1), (r2, c2))."""
         return [(self._point(pa), self._point(pb)) for pa, pb, _, _ in self._undo]
 
+    def __reduce__(self):
+        # Pickles the position, rules and certificate (not the undo history): enough to ship a
+        # board to another process (batch analysis, Dask).
+        return (_unpickle_board, (np.array(self.grid), self._rules, self.certificate))
+
+    def __copy__(self) -> "Board":
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict) -> "Board":
+        return self.copy()
+
     def copy(self) -> "Board":
         """An independent copy (grid, index, history, certificate)."""
         other = Board.__new__(Board)
@@ -322,6 +333,12 @@ class Board:
         other._redo = list(self._redo)
         other.certificate = None if self.certificate is None else list(self.certificate)
         return other
+
+
+def _unpickle_board(grid: np.ndarray, rules: Rules, certificate: Optional[List[Move]]) -> Board:
+    board = Board(grid, rules=rules)
+    board.certificate = certificate
+    return board
 
 
 def parse_text(text: str) -> List[List[int]]:
