@@ -5,9 +5,22 @@ is kept exact by every removal, undo, redo, gravity step and reshuffle.
 """
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, Tuple
+import operator
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
+
+_INT32_MAX = 2**31 - 1
+
+
+def _type_key(tile_type: Any) -> Optional[int]:
+    """The int a tile type lookup means, or None when it cannot name a type: like a dict keyed
+    by int (1.5 and "1" are not types, True is 1), and values beyond int32 name no type."""
+    try:
+        value = operator.index(tile_type)
+    except TypeError:
+        return None
+    return value if 0 < value <= _INT32_MAX else None
 
 
 class Index:
@@ -22,13 +35,19 @@ class Index:
         """Tile types that still have tiles, ascending."""
         return [int(v) for v in self._board._state.type_values()]
 
+    def _cells(self, tile_type: Any) -> np.ndarray:
+        key = _type_key(tile_type)
+        if key is None:
+            return np.empty(0, dtype=np.int32)
+        return self._board._state.positions_of(key)
+
     def positions(self, tile_type: int) -> List[Tuple[int, int]]:
         """Sorted (row, col) of the tiles of ``tile_type`` (empty if none are left)."""
-        cells = np.sort(self._board._state.positions_of(int(tile_type)))
-        return [self._board._point(p) for p in cells]
+        return [self._board._point(p) for p in np.sort(self._cells(tile_type))]
 
     def count(self, tile_type: int) -> int:
-        return len(self._board._state.positions_of(int(tile_type)))
+        """Tiles of ``tile_type`` left (0 for anything that is not a type on the board)."""
+        return len(self._cells(tile_type))
 
     def counts(self) -> Dict[int, int]:
         values, counts = self._board._state.type_counts()
@@ -42,10 +61,7 @@ class Index:
         return iter(self.types())
 
     def __contains__(self, tile_type: object) -> bool:
-        try:
-            return self.count(int(tile_type)) > 0  # type: ignore[arg-type]
-        except (TypeError, ValueError, OverflowError):
-            return False
+        return self.count(tile_type) > 0  # type: ignore[arg-type]
 
     def as_dict(self) -> Dict[int, List[Tuple[int, int]]]:
         return {t: self.positions(t) for t in self.types()}

@@ -5,6 +5,8 @@ import operator
 from dataclasses import dataclass
 from typing import Optional
 
+import numpy as np
+
 #: Gravity directions; None means tiles never move.
 GRAVITIES = (None, "down", "up", "left", "right")
 # Codes the kernels use (grid.pxd GRAVITY_*).
@@ -38,7 +40,7 @@ class Rules:
         if turns > 2**31 - 1:
             raise ValueError(f"Rules.max_turns must fit in int32, got {turns}")
         object.__setattr__(self, "max_turns", int(turns))
-        if not isinstance(self.border, (bool,)) and type(self.border).__name__ != "bool_":
+        if not isinstance(self.border, (bool, np.bool_)):
             raise TypeError(f"Rules.border must be a bool, got {type(self.border).__name__}")
         object.__setattr__(self, "border", bool(self.border))
         if self.gravity not in GRAVITY_CODES:

@@ -289,7 +289,36 @@ cdef inline bint link_sweep(const Grid *g, int pa, int pb, int max_turns) noexce
 # Implemented in grid.pyx (one copy, shared through this declaration).
 cdef int path_search(const Grid *g, PathWork *w, int pa, int pb, int max_turns) noexcept nogil
 cdef int path_corners(const Grid *g, const PathWork *w, int pa, int end_state, int32_t *out) noexcept nogil
-cdef int list_moves(const Grid *g, PathWork *w, int max_turns, int32_t *out, int cap) noexcept nogil
+cdef int64_t list_moves(const Grid *g, PathWork *w, int max_turns, int32_t *out, int64_t cap) noexcept nogil
+cdef int compact_through(Grid *g, int p, int gravity, int32_t *moves) noexcept nogil
+
+
+cdef inline int take_pair(Grid *g, int pa, int pb, int gravity, int32_t *moves) noexcept nogil:
+    """Remove the tiles at pa and pb, then apply gravity to their lines (a search's move).
+
+    The gravity moves go to ``moves`` as (src, dst) pairs (room for 2 * max(rows, cols) pairs
+    is enough); returns how many. ``put_pair`` is the exact inverse.
+    """
+    take_tile(g, pa)
+    take_tile(g, pb)
+    if gravity == GRAVITY_NONE:
+        return 0
+    cdef int n = compact_through(g, pa, gravity, moves)
+    return n + compact_through(g, pb, gravity, moves + 2 * n)
+
+
+cdef inline void put_pair(Grid *g, int pa, int pb, int ta, int tb, const int32_t *moves,
+                          int n) noexcept nogil:
+    """Undo ``take_pair``: gravity moves in reverse, then the two tiles (types ta, tb) back.
+
+    Undoing removals in reverse order keeps the removed tiles of each type stacked right
+    after its live ones in ``pos`` (most recent first).
+    """
+    cdef int i
+    for i in range(n - 1, -1, -1):
+        move_tile(g, moves[2 * i + 1], moves[2 * i])
+    put_tile(g, pb, tb)
+    put_tile(g, pa, ta)
 
 
 cdef inline bint same_type_linkable(const Grid *g, int pa, int pb) noexcept nogil:
@@ -312,6 +341,7 @@ cdef inline bint can_link(const Grid *g, PathWork *w, int pa, int pb, int max_tu
 cdef class GridState:
     cdef Grid g
     cdef PathWork work
+    cdef object work_lock   # held while ``work`` is in use: threads may share one Board
     cdef bint border
     cdef object cells_arr, tid_arr, rowbits_arr, colbits_arr
     cdef object type_value_arr, offset_arr, count_arr, pos_arr, slot_arr

@@ -4,6 +4,8 @@
 Also the one implementation of the turn-level BFS (``path_search``) that link tests above two
 turns, path finding and hints share. Everything here trusts its inputs: the facade validates.
 """
+import threading
+
 import numpy as np
 cimport numpy as cnp
 from libc.stdlib cimport free, malloc
@@ -219,6 +221,7 @@ cdef class GridState:
         self.rowbits_arr = np.zeros((H, (W + 63) // 64), dtype=np.uint64)
         self.colbits_arr = np.zeros((W, (H + 63) // 64), dtype=np.uint64)
         self._bind()
+        self.work_lock = threading.Lock()
         self.g.tiles = len(pos)
         cdef int p
         cdef int32_t *cp = self.g.cells
@@ -284,6 +287,7 @@ cdef class GridState:
         other.pos_arr = self.pos_arr.copy()
         other.slot_arr = self.slot_arr.copy()
         other._bind()
+        other.work_lock = threading.Lock()
         other.g.tiles = self.g.tiles
         return other
 
@@ -347,23 +351,14 @@ cdef class GridState:
         """
         cdef cnp.ndarray[cnp.int32_t, ndim=1] buf = np.empty(
             4 * (self.g.rows + self.g.cols) + 8, dtype=np.int32)
-        cdef int32_t *mv = <int32_t *>buf.data
-        cdef int n = 0
-        take_tile(&self.g, pa)
-        take_tile(&self.g, pb)
-        if gravity != GRAVITY_NONE:
-            n = compact_through(&self.g, pa, gravity, mv)
-            n += compact_through(&self.g, pb, gravity, mv + 2 * n)
+        cdef int n = take_pair(&self.g, pa, pb, gravity, <int32_t *>buf.data)
         return buf[:2 * n].reshape(n, 2).copy()
 
     def restore_pair(self, int pa, int pb, int value_a, int value_b, cnp.ndarray moves):
         """Exact inverse of remove_pair: undo the gravity moves in reverse, then put a and b back."""
         cdef cnp.ndarray[cnp.int32_t, ndim=2] mv = np.ascontiguousarray(moves, dtype=np.int32)
-        cdef int i
-        for i in range(mv.shape[0] - 1, -1, -1):
-            move_tile(&self.g, mv[i, 1], mv[i, 0])
-        put_tile(&self.g, pa, self._dense(value_a))
-        put_tile(&self.g, pb, self._dense(value_b))
+        put_pair(&self.g, pa, pb, self._dense(value_a), self._dense(value_b),
+                 <int32_t *>mv.data, mv.shape[0])
 
     def compact(self, int gravity):
         """Apply gravity to every line (a board built with gravity starts compacted)."""
@@ -379,13 +374,6 @@ cdef class GridState:
                                      <int32_t *>buf.data + 2 * n)
         return n
 
-    def move_back(self, cnp.ndarray moves):
-        """Undo a list of gravity moves (reverse order)."""
-        cdef cnp.ndarray[cnp.int32_t, ndim=2] mv = np.ascontiguousarray(moves, dtype=np.int32)
-        cdef int i
-        for i in range(mv.shape[0] - 1, -1, -1):
-            move_tile(&self.g, mv[i, 1], mv[i, 0])
-
     cdef int _dense(self, int value) except -1:
         cdef int t = int(np.searchsorted(self.type_value_arr, value))
         return t
@@ -394,22 +382,25 @@ cdef class GridState:
         """Give the live tiles at ``positions`` the new ``values`` (a permutation of their old
         multiset: reshuffles). Rebuilds the slots of the affected types."""
         cdef cnp.ndarray[cnp.int32_t, ndim=1] ps = np.ascontiguousarray(positions, dtype=np.int32)
-        cdef cnp.ndarray[cnp.int32_t, ndim=1] vs = np.ascontiguousarray(values, dtype=np.int32)
+        # Dense ids in one vectorised lookup (a Python call per tile would dominate).
+        cdef cnp.ndarray[cnp.int32_t, ndim=1] dense = np.ascontiguousarray(
+            np.searchsorted(self.type_value_arr, np.asarray(values, dtype=np.int32)), dtype=np.int32)
         cdef int i
         for i in range(ps.shape[0]):
             take_tile(&self.g, ps[i])
         for i in range(ps.shape[0]):
-            put_tile(&self.g, ps[i], self._dense(vs[i]))
+            put_tile(&self.g, ps[i], dense[i])
 
 
-cdef int list_moves(const Grid *g, PathWork *w, int max_turns, int32_t *out, int cap) noexcept nogil:
+cdef int64_t list_moves(const Grid *g, PathWork *w, int max_turns, int32_t *out, int64_t cap) noexcept nogil:
     """Every removable pair (pa < pb, padded cells) into ``out`` as pairs; stops after ``cap``.
 
     Same-type pairs only, from the index, with no cap per type. Cheap reject first: a tile
     with no empty neighbour can only link to an adjacent twin (and adjacent twins always link).
-    Returns the number of pairs written.
+    Returns the number of pairs written; with ``out == NULL`` only counts them (up to ``cap``).
     """
-    cdef int t, i, j, base, n, pa, pb, k = 0
+    cdef int t, i, j, base, n, pa, pb
+    cdef int64_t k = 0
     cdef bint free_a, linked
     for t in range(g.ntypes):
         base = g.offset[t]
@@ -430,7 +421,9 @@ cdef int list_moves(const Grid *g, PathWork *w, int max_turns, int32_t *out, int
                 if linked:
                     if k >= cap:
                         return k
-                    if pa < pb:
+                    if out == NULL:
+                        pass
+                    elif pa < pb:
                         out[2 * k] = pa
                         out[2 * k + 1] = pb
                     else:

@@ -11,9 +11,11 @@ cnp.import_array()
 
 def link(GridState s, int pa, int pb, int max_turns):
     """True iff the tiles at padded cells pa and pb can be removed together."""
-    if max_turns > 2:
+    if max_turns <= 2:
+        return can_link(&s.g, NULL, pa, pb, max_turns)     # the run-sweep needs no buffers
+    with s.work_lock:
         s._ensure_work()
-    return can_link(&s.g, &s.work, pa, pb, max_turns)
+        return can_link(&s.g, &s.work, pa, pb, max_turns)
 
 
 def link_many(GridState s, const int32_t[:, ::1] pairs, int max_turns):
@@ -21,11 +23,16 @@ def link_many(GridState s, const int32_t[:, ::1] pairs, int max_turns):
     cdef Py_ssize_t i, n = pairs.shape[0]
     out = np.zeros(n, dtype=np.uint8)
     cdef uint8_t[::1] res = out
-    if max_turns > 2:
+    if max_turns <= 2:
+        with nogil:
+            for i in range(n):
+                res[i] = can_link(&s.g, NULL, pairs[i, 0], pairs[i, 1], max_turns)
+        return out
+    with s.work_lock:
         s._ensure_work()
-    with nogil:
-        for i in range(n):
-            res[i] = can_link(&s.g, &s.work, pairs[i, 0], pairs[i, 1], max_turns)
+        with nogil:
+            for i in range(n):
+                res[i] = can_link(&s.g, &s.work, pairs[i, 0], pairs[i, 1], max_turns)
     return out
 
 
@@ -33,15 +40,17 @@ def path(GridState s, int pa, int pb, int max_turns):
     """Corner points [(row, col), ...] of the best path (fewest turns, then shortest), or None."""
     if not same_type_linkable(&s.g, pa, pb):
         return None
-    s._ensure_work()
     cdef int end, n, i
     cdef int32_t[::1] buf
-    with nogil:
-        end = path_search(&s.g, &s.work, pa, pb, max_turns)
-    if end < 0:
-        return None
     # A best path never has more turns than states, so this bounds its corners.
     corners = np.empty(2 * (min(max_turns, 4 * s.g.H * s.g.W) + 2), dtype=np.int32)
     buf = corners
-    n = path_corners(&s.g, &s.work, pa, end, &buf[0])
+    with s.work_lock:
+        s._ensure_work()
+        with nogil:
+            end = path_search(&s.g, &s.work, pa, pb, max_turns)
+            if end >= 0:
+                n = path_corners(&s.g, &s.work, pa, end, &buf[0])
+    if end < 0:
+        return None
     return [(int(buf[2 * i]), int(buf[2 * i + 1])) for i in range(n)]

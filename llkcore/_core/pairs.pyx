@@ -5,7 +5,7 @@ cimport numpy as cnp
 from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport qsort
 
-from .grid cimport GridState, Grid, list_moves, path_corners, path_search
+from .grid cimport Grid, GridState, PathWork, list_moves, path_search
 
 cnp.import_array()
 
@@ -20,9 +20,9 @@ cdef int cmp_pair(const void *x, const void *y) noexcept nogil:
     return 0
 
 
-cdef Py_ssize_t pair_capacity(GridState s):
+cdef int64_t pair_capacity(GridState s):
     """Number of same-type pairs on the board: an upper bound on the removable ones."""
-    cdef Py_ssize_t total = 0, n
+    cdef int64_t total = 0, n
     cdef int t
     for t in range(s.g.ntypes):
         n = s.g.count[t]
@@ -32,16 +32,34 @@ cdef Py_ssize_t pair_capacity(GridState s):
 
 def moves_cells(GridState s, int max_turns):
     """Every removable pair as a sorted (k, 2) int32 array of padded cells (pa < pb)."""
-    cdef Py_ssize_t cap = pair_capacity(s)
+    cdef int64_t total = pair_capacity(s)
+    # Room for the usual case in one pass; a board with more moves than that is counted first,
+    # so memory follows the answer, not the number of same-type pairs.
+    cdef int64_t cap = min(total, 8 * <int64_t>s.g.tiles + 64)
+    cdef int64_t k
+    if max_turns > 2:
+        with s.work_lock:
+            s._ensure_work()
+            return _moves_cells(s, max_turns, total, cap)
+    return _moves_cells(s, max_turns, total, cap)
+
+
+cdef _moves_cells(GridState s, int max_turns, int64_t total, int64_t cap):
+    cdef int64_t k
     out = np.empty((cap, 2), dtype=np.int32)
     if cap == 0:
         return out
     cdef int32_t[:, ::1] buf = out
-    cdef int k
-    if max_turns > 2:
-        s._ensure_work()
     with nogil:
-        k = list_moves(&s.g, &s.work, max_turns, &buf[0, 0], <int>cap)
+        k = list_moves(&s.g, &s.work, max_turns, &buf[0, 0], cap)
+    if k == cap and cap < total:
+        with nogil:
+            k = list_moves(&s.g, &s.work, max_turns, NULL, total)
+        out = np.empty((k, 2), dtype=np.int32)
+        buf = out
+        with nogil:
+            k = list_moves(&s.g, &s.work, max_turns, &buf[0, 0], k)
+    with nogil:
         qsort(&buf[0, 0], k, 2 * sizeof(int32_t), cmp_pair)
     return out[:k]
 
@@ -59,44 +77,51 @@ def moves_points(GridState s, int max_turns):
 def has_move(GridState s, int max_turns):
     """True iff at least one pair can be removed now (stops at the first)."""
     cdef int32_t pair[2]
-    cdef int k
-    if max_turns > 2:
+    cdef int64_t k
+    if max_turns <= 2:
+        with nogil:
+            k = list_moves(&s.g, NULL, max_turns, pair, 1)
+        return k > 0
+    with s.work_lock:
         s._ensure_work()
-    with nogil:
-        k = list_moves(&s.g, &s.work, max_turns, pair, 1)
+        with nogil:
+            k = list_moves(&s.g, &s.work, max_turns, pair, 1)
     return k > 0
+
+
+cdef Py_ssize_t best_move(const Grid *g, PathWork *w, const int32_t[:, ::1] mv, int max_turns) noexcept nogil:
+    """Index of the move whose best path has the fewest turns, then the shortest length
+    (the first such in ``mv``'s order)."""
+    cdef Py_ssize_t i, best = -1
+    cdef int end, turns, length, st, best_turns = 0, best_length = 0
+    for i in range(mv.shape[0]):
+        end = path_search(g, w, mv[i, 0], mv[i, 1], max_turns)
+        length = w.dist[end]
+        turns = 0
+        st = end
+        while w.prev[st] >= 0:
+            if (w.prev[st] & 3) != (st & 3):
+                turns += 1
+            st = w.prev[st]
+        if best < 0 or turns < best_turns or (turns == best_turns and length < best_length):
+            best = i
+            best_turns = turns
+            best_length = length
+    return best
 
 
 def hint(GridState s, int max_turns):
     """The move to suggest: fewest turns, then shortest path, then smallest (a, b); or None.
 
-    Returns (pa, pb, corners) with padded cells and the path's corner points, or None.
+    Returns (pa, pb) as padded cells, or None when no pair can be removed.
     """
     cells = moves_cells(s, max_turns)
     if cells.shape[0] == 0:
         return None
-    s._ensure_work()
-    cdef int32_t[:, ::1] mv = cells
-    cdef Py_ssize_t i, best = -1
-    cdef int end, turns, length, st, best_turns = 0, best_length = 0, n
-    for i in range(mv.shape[0]):
-        end = path_search(&s.g, &s.work, mv[i, 0], mv[i, 1], max_turns)
-        length = s.work.dist[end]
-        # Turns along the path back from the end state.
-        turns = 0
-        st = end
-        while s.work.prev[st] >= 0:
-            if (s.work.prev[st] & 3) != (st & 3):
-                turns += 1
-            st = s.work.prev[st]
-        if best < 0 or turns < best_turns or (turns == best_turns and length < best_length):
-            best = i
-            best_turns = turns
-            best_length = length
-    # Re-run the winner's search to rebuild its path (the buffers hold the last search).
-    end = path_search(&s.g, &s.work, mv[best, 0], mv[best, 1], max_turns)
-    corners_arr = np.empty(2 * (best_turns + 2), dtype=np.int32)
-    cdef int32_t[::1] cb = corners_arr
-    n = path_corners(&s.g, &s.work, mv[best, 0], end, &cb[0])
-    path = [(int(cb[2 * i]), int(cb[2 * i + 1])) for i in range(n)]
-    return int(mv[best, 0]), int(mv[best, 1]), path
+    cdef const int32_t[:, ::1] mv = cells
+    cdef Py_ssize_t best
+    with s.work_lock:
+        s._ensure_work()
+        with nogil:
+            best = best_move(&s.g, &s.work, mv, max_turns)
+    return int(mv[best, 0]), int(mv[best, 1])
