@@ -1,0 +1,557 @@
+"""Board: text round trip, moves, hint, status, remove/undo/redo, copy, gravity and the index.
+
+The oracle is llkref (moves, find_path, tile_index, and its Board model for gravity and history).
+"""
+from __future__ import annotations
+
+import copy
+import os
+import pickle
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import llkcore as llk
+import llkref
+from llkcore import IllegalMove
+from conftest import (GRAVITIES, assert_index_matches, assert_path_matches_ref, assert_same_position,
+                      assert_unchanged, deals, examples, grids, point_pairs, redo_trail, ref_kwargs,
+                      rules_st, same_type_pairs, snapshot)
+
+
+def ref_board(grid, r):
+    return llkref.Board(grid, **ref_kwargs(r, gravity=True))
+
+
+# ---------------------------------------------------------------------------------------------
+# Text
+# ---------------------------------------------------------------------------------------------
+
+@settings(max_examples=examples(100))
+@given(grid=grids(), r=rules_st())
+def test_text_round_trip(grid, r):
+    board = llk.Board(grid, rules=r)
+    text = board.to_text()
+    assert isinstance(text, str) and text.endswith("\n")
+    again = llk.Board.from_text(text, rules=r)
+    assert again.grid.tolist() == grid
+    assert again.rules == r
+    assert again.to_text() == text
+    # Blank lines and extra blanks anywhere are ignored.
+    spaced = "\n\n" + "\n \n".join("  " + line + "\t" for line in text.splitlines()) + "\n\n"
+    assert llk.Board.from_text(spaced).grid.tolist() == grid
+
+
+def test_text_symbols():
+    text = "1 . #\n\n  -5 2 -1\n12 . 0\n"
+    board = llk.Board.from_text(text)
+    assert board.grid.tolist() == [[1, 0, -1], [-5, 2, -1], [12, 0, 0]]
+    out = board.to_text()
+    lines = [line.split() for line in out.splitlines()]
+    assert lines == [["1", ".", "#"], ["-5", "2", "#"], ["12", ".", "."]]
+    assert llk.Board.from_text(out).grid.tolist() == board.grid.tolist()
+    # Columns line up: every line has the same length.
+    assert len({len(line) for line in out.splitlines()}) == 1
+
+
+def test_text_after_moves_shows_the_current_grid():
+    board = llk.Board.from_text("1 2 2 1")
+    board.remove((0, 1), (0, 2))
+    assert llk.Board.from_text(board.to_text()).grid.tolist() == [[1, 0, 0, 1]]
+
+
+# ---------------------------------------------------------------------------------------------
+# moves, moves_array
+# ---------------------------------------------------------------------------------------------
+
+def check_moves(board):
+    grid = board.grid.tolist()
+    r = board.rules
+    moves = board.moves()
+    assert moves == llkref.moves(grid, **ref_kwargs(r))
+    arr = board.moves_array()
+    assert arr.dtype == np.int32 and arr.ndim == 2 and arr.shape == (len(moves), 4)
+    assert [((a, b), (c, d)) for a, b, c, d in arr.tolist()] == moves
+    assert all(isinstance(v, int) for m in moves for p in m for v in p)
+    assert moves == sorted(moves) and all(a < b for a, b in moves)
+    assert len(set(moves)) == len(moves)
+    # Every listed pair links; every same-type pair not listed does not.
+    pairs = same_type_pairs(grid)
+    if pairs:
+        linked = board.can_link_many([[*a, *b] for a, b in pairs])
+        assert {p for p, ok in zip(pairs, linked) if ok} == set(moves)
+    else:
+        assert moves == []
+
+
+@settings(max_examples=examples(150))
+@given(grid=grids(max_side=10), r=rules_st(gravity=True))
+def test_moves_match_llkref(grid, r):
+    board = llk.Board(grid, rules=r)
+    assert board.grid.tolist() == ref_board(grid, r).grid
+    check_moves(board)
+    if r.gravity is None:
+        assert llk.moves(grid, rules=r) == board.moves()
+
+
+# Ten types, a third of the cells empty, a few walls: about a thousand same-type pairs, so the
+# llkref oracle stays affordable on 16x16.
+LARGE_PALETTE = [0] * 6 + list(range(1, 11)) + [-1, -4]
+
+
+@settings(max_examples=examples(6))
+@given(grid=st.integers(12, 16).flatmap(lambda n: st.lists(
+    st.lists(st.sampled_from(LARGE_PALETTE), min_size=n, max_size=n), min_size=12, max_size=16)),
+    r=rules_st(turns=(1, 2, 3)))
+def test_moves_match_llkref_on_large_boards(grid, r):
+    check_moves(llk.Board(grid, rules=r))
+
+
+@st.composite
+def crowded_grids(draw):
+    """Boards holding 8 or 12 copies of some types (no cap on tiles scanned per type)."""
+    rows = draw(st.integers(3, 7))
+    cols = draw(st.integers(4, 7))
+    counts = draw(st.lists(st.sampled_from([8, 12, 2, 4]), min_size=1, max_size=3))
+    assume(sum(counts) <= rows * cols and (8 in counts or 12 in counts))
+    cells = [t + 1 for t, n in enumerate(counts) for _ in range(n)]
+    filler = draw(st.lists(st.sampled_from([0, 0, 0, -1]), min_size=rows * cols - len(cells),
+                           max_size=rows * cols - len(cells)))
+    order = draw(st.permutations(cells + filler))
+    return [list(order[i * cols:(i + 1) * cols]) for i in range(rows)]
+
+
+@settings(max_examples=examples(60))
+@given(grid=crowded_grids(), r=rules_st())
+def test_moves_with_many_copies_of_a_type(grid, r):
+    board = llk.Board(grid, rules=r)
+    assert max(board.index.counts().values()) in (8, 12)
+    check_moves(board)
+
+
+def test_moves_twelve_copies_in_a_row():
+    grid = [[1] * 12, [0] * 12]
+    board = llk.Board(grid, rules=llk.Rules(border=False))
+    # Adjacent pairs link; any two 1s in the row link through the empty row below.
+    assert board.moves() == llkref.moves(grid, border=False)
+    assert len(board.moves()) == 66
+
+
+MEMORY_SCRIPT = textwrap.dedent("""
+    import resource, numpy as np, llkcore as llk
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+    n = 150
+    board = llk.Board(np.ones((n, n), dtype=np.int8), rules=llk.Rules(border=False))
+    # Full board, one type: exactly the adjacent pairs link (2 n (n - 1) of them).
+    assert len(board.moves_array()) == 2 * n * (n - 1)
+    assert board.hint() == ((0, 0), (0, 1))
+    print("ok")
+""")
+
+
+def test_moves_memory_follows_the_answer_not_the_same_type_pairs():
+    """A 150x150 board of one type has 253 million same-type pairs but only 44,700 moves:
+    moves() and hint() must run in 1 GiB of address space."""
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    proc = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT], capture_output=True, text=True,
+                          timeout=300, cwd="/", env=env)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-1500:]
+
+
+def test_no_tiles_and_single_tiles():
+    for grid in ([[0]], [[-1]], [[0, -1], [-2, 0]], [[1]], [[1, 2, 3]], [[1, 0], [0, 2]]):
+        board = llk.Board(grid)
+        assert board.moves() == [] and board.hint() is None
+        assert board.moves_array().shape == (0, 4)
+        tiles = sum(v > 0 for row in grid for v in row)
+        assert board.tiles_left == tiles
+        assert board.is_clear() is (tiles == 0)
+        assert board.is_stuck() is (tiles > 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# hint
+# ---------------------------------------------------------------------------------------------
+
+def expected_hint(grid, r):
+    best = None
+    for a, b in llkref.moves(grid, **ref_kwargs(r)):
+        path = llkref.find_path(grid, a, b, **ref_kwargs(r))
+        key = (llkref.path_turns(path), llkref.path_length(path), (a, b))
+        best = key if best is None or key < best else best
+    return None if best is None else best[2]
+
+
+@settings(max_examples=examples(120))
+@given(grid=grids(max_side=9), r=rules_st())
+def test_hint_fewest_turns_then_shortest_then_smallest(grid, r):
+    board = llk.Board(grid, rules=r)
+    hint = board.hint()
+    assert hint == expected_hint(grid, r)
+    assert (hint is None) is (board.moves() == [])
+    if hint is not None:
+        assert hint in board.moves()
+        assert isinstance(hint, tuple) and all(isinstance(p, tuple) for p in hint)
+
+
+def test_hint_prefers_fewer_turns_over_shorter():
+    # 1s: straight along row 0, 0 turns, length 5. 2s: an L through (1, 1), 1 turn, length 2.
+    grid = [[1, 0, 0, 0, 0, 1],
+            [2, 0, -1, -1, -1, -1],
+            [-1, 2, -1, -1, -1, -1]]
+    board = llk.Board(grid, rules=llk.Rules(border=False))
+    assert board.moves() == [((0, 0), (0, 5)), ((1, 0), (2, 1))]
+    assert board.hint() == ((0, 0), (0, 5)) == expected_hint(grid, board.rules)
+
+
+def test_hint_prefers_shorter_among_fewest_turns():
+    # 1s: an L of length 6 (1 turn); 2s: an L of length 2 (1 turn), later in order.
+    grid = [[1, 0, 0, 0, 0, 0],
+            [-1, -1, -1, -1, -1, 0],
+            [-1, -1, -1, -1, -1, 1],
+            [-1, -1, -1, -1, 2, 0],
+            [-1, -1, -1, -1, -1, 2]]
+    board = llk.Board(grid, rules=llk.Rules(border=False))
+    assert board.moves() == [((0, 0), (2, 5)), ((3, 4), (4, 5))]
+    assert board.hint() == ((3, 4), (4, 5)) == expected_hint(grid, board.rules)
+
+
+def test_hint_ties_break_on_the_smallest_pair():
+    grid = [[3, 3, 0, 1, 1],
+            [0, 0, 0, 0, 0],
+            [2, 2, 0, 0, 0]]
+    board = llk.Board(grid)
+    assert board.hint() == ((0, 0), (0, 1))  # three adjacent pairs, all 0 turns, length 1
+
+
+# ---------------------------------------------------------------------------------------------
+# remove and IllegalMove
+# ---------------------------------------------------------------------------------------------
+
+ILLEGAL_GRID = [[1, 0, 1, 0],
+                [3, -1, 3, 4],
+                [5, 5, 2, 7]]  # already compacted for gravity "down"
+
+
+@pytest.mark.parametrize("a, b, word", [
+    ((0, 0), (1, 0), "not the same type"),
+    ((1, 0), (1, 2), "no path"),          # the 3 at (1,0) is boxed in by tiles, wall and ring
+    ((0, 3), (1, 3), "empty"),
+    ((0, 0), (0, 1), "empty"),
+    ((1, 1), (1, 1), "same cell"),
+    ((0, 0), (0, 0), "same cell"),
+    ((1, 1), (0, 0), "wall"),
+    ((0, 0), (1, 1), "wall"),
+    ((0, 0), (3, 0), "off the"),
+    ((-1, 0), (0, 0), "off the"),
+    ((0, 0), (0, 4), "off the"),
+])
+def test_illegal_moves_say_why_and_change_nothing(a, b, word):
+    board = llk.Board(ILLEGAL_GRID, rules=llk.Rules(max_turns=2, border=False, gravity="down"))
+    # Build some history and a redo entry first, so both can be checked.
+    board.remove((0, 0), (0, 2))
+    board.undo()
+    board.remove((2, 0), (2, 1))
+    board.undo()
+    assert len(redo_trail(board)) == 1
+    before = snapshot(board)
+    with pytest.raises(IllegalMove) as info:
+        board.remove(a, b)
+    assert word in str(info.value), str(info.value)
+    assert_unchanged(board, before)
+    assert_index_matches(board)
+    assert board.redo() and board.grid.tolist() == ref_after(ILLEGAL_GRID, (2, 0), (2, 1), "down")
+
+
+def ref_after(grid, a, b, gravity):
+    ref = llkref.Board(grid, border=False, gravity=gravity)
+    ref.remove(a, b)
+    return ref.grid
+
+
+def test_no_path_within_max_turns():
+    grid = [[1, 2, 3],
+            [4, 5, 6],
+            [7, 8, 1]]
+    board = llk.Board(grid, rules=llk.Rules(max_turns=2))
+    with pytest.raises(IllegalMove, match="no path .* 2 turn"):
+        board.remove((0, 0), (2, 2))
+    assert llk.Board(grid, rules=llk.Rules(max_turns=3)).remove((0, 0), (2, 2))
+
+
+@settings(max_examples=examples(80))
+@given(data=st.data(), grid=grids(max_side=8), r=rules_st(gravity=True))
+def test_remove_legal_and_illegal(data, grid, r):
+    """Random attempts: legal ones return a valid optimal path and play like llkref; illegal
+    ones raise IllegalMove and leave the board exactly as it was."""
+    board = llk.Board(grid, rules=r)
+    ref = ref_board(grid, r)
+    for _ in range(4):
+        cur = ref.grid
+        attempts = data.draw(point_pairs(cur, n=3))
+        for a, b in attempts:
+            legal = llkref.can_link(cur, a, b, **ref_kwargs(r))
+            before = snapshot(board)
+            if legal:
+                path = board.remove(a, b)
+                assert_path_matches_ref(cur, path, a, b, r)
+                ref.remove(a, b)
+                assert board.history[-1] == (tuple(a), tuple(b))
+                assert not board.copy().redo()
+                break
+            with pytest.raises(IllegalMove):
+                board.remove(a, b)
+            assert_unchanged(board, before)
+        assert_same_position(board, ref)
+
+
+# ---------------------------------------------------------------------------------------------
+# undo / redo / copy
+# ---------------------------------------------------------------------------------------------
+
+def play_out(data, board, ref, limit=40):
+    """Play random legal moves on both boards until stuck, clear or ``limit``; return the grids."""
+    seen = [board.grid.tolist()]
+    for _ in range(limit):
+        moves = board.moves()
+        if not moves:
+            break
+        a, b = moves[data.draw(st.integers(0, len(moves) - 1))]
+        board.remove(a, b)
+        ref.remove(a, b)
+        seen.append(board.grid.tolist())
+        assert seen[-1] == ref.grid
+    return seen
+
+
+@settings(max_examples=examples(60))
+@given(data=st.data(), grid=deals(max_side=7), r=rules_st(gravity=True))
+def test_undo_redo_unlimited_and_exact(data, grid, r):
+    board = llk.Board(grid, rules=r)
+    ref = ref_board(grid, r)
+    assert not board.undo() and not board.redo()
+    seen = play_out(data, board, ref)
+    history = board.history
+    assert len(history) == len(seen) - 1
+    # All the way back, one exact step at a time.
+    for k in range(len(seen) - 1, 0, -1):
+        assert board.undo()
+        assert ref.undo()
+        assert board.grid.tolist() == seen[k - 1]
+        assert board.history == history[:k - 1]
+        assert_index_matches(board)
+    assert not board.undo()
+    assert board.tiles_left == llkref.board.count_tiles(seen[0])
+    # And all the way forward again.
+    for k in range(1, len(seen)):
+        assert board.redo()
+        assert board.grid.tolist() == seen[k]
+        assert_index_matches(board)
+    assert not board.redo()
+    assert board.history == history
+    assert board.moves() == llkref.moves(seen[-1], **ref_kwargs(r))
+
+
+@settings(max_examples=examples(40))
+@given(data=st.data(), grid=deals(max_side=6), r=rules_st(gravity=True))
+def test_a_new_remove_clears_redo(data, grid, r):
+    board = llk.Board(grid, rules=r)
+    ref = ref_board(grid, r)
+    seen = play_out(data, board, ref, limit=4)
+    assume(len(seen) >= 3)
+    assert board.undo() and board.undo()
+    moves = board.moves()
+    a, b = moves[data.draw(st.integers(0, len(moves) - 1))]
+    board.remove(a, b)
+    assert not board.redo()
+    assert board.undo()
+    assert board.grid.tolist() == seen[-3]
+    assert board.redo()
+
+
+@settings(max_examples=examples(50))
+@given(data=st.data(), grid=deals(max_side=7), r=rules_st(gravity=True))
+def test_copy_is_independent(data, grid, r):
+    board = llk.Board(grid, rules=r)
+    ref = ref_board(grid, r)
+    play_out(data, board, ref, limit=2)
+    assert board.undo() is ref.undo()
+    twin = board.copy()
+    assert twin is not board and twin.rules == board.rules
+    assert_same_position(twin, ref)
+    assert twin.history == board.history
+    assert not np.shares_memory(twin.grid, board.grid)
+    original = snapshot(board)
+    # Mutate the copy: the original does not move.
+    ref_twin = ref.copy()
+    play_out(data, twin, ref_twin, limit=3)
+    while twin.undo():
+        pass
+    assert_unchanged(board, original)
+    assert_same_position(board, ref)
+    # Mutate the original: the copy does not move.
+    twin_state = snapshot(twin)
+    play_out(data, board, ref, limit=3)
+    assert board.undo() is ref.undo()
+    assert_same_position(board, ref)
+    assert_unchanged(twin, twin_state)
+    # The copy's own history works.
+    while twin.undo():
+        pass
+    assert twin.grid.tolist() == ref_board(grid, r).grid
+
+
+# ---------------------------------------------------------------------------------------------
+# Gravity
+# ---------------------------------------------------------------------------------------------
+
+@settings(max_examples=examples(80))
+@given(data=st.data(), grid=st.one_of(deals(max_side=8), grids(max_side=8)), r=rules_st(gravity=True))
+def test_gravity_matches_llkref_board(data, grid, r):
+    board = llk.Board(grid, rules=r)
+    ref = ref_board(grid, r)
+    assert_same_position(board, ref)
+    # A board built with gravity starts compacted: compacting again moves nothing.
+    compacted = ref.grid
+    llkref.apply_gravity(compacted, r.gravity)
+    assert board.grid.tolist() == compacted
+    for _ in range(6):
+        moves = board.moves()
+        if not moves:
+            break
+        a, b = moves[data.draw(st.integers(0, len(moves) - 1))]
+        board.remove(a, b)
+        ref.remove(a, b)
+        assert_same_position(board, ref)
+
+
+@pytest.mark.parametrize("gravity, grid, a, b, after", [
+    # Same column, adjacent, tiles above fall two cells.
+    ("down", [[5], [1], [1], [7]], (1, 0), (2, 0), [[0], [0], [5], [7]]),
+    # Same column, a tile between (path over the ring).
+    ("down", [[1, 0], [5, 0], [1, 0], [7, 0]], (0, 0), (2, 0), [[0, 0], [0, 0], [5, 0], [7, 0]]),
+    ("up", [[7], [1], [1], [5]], (1, 0), (2, 0), [[7], [5], [0], [0]]),
+    ("up", [[7, 0], [1, 0], [5, 0], [1, 0]], (1, 0), (3, 0), [[7, 0], [5, 0], [0, 0], [0, 0]]),
+    # Same row, left/right.
+    ("left", [[7, 1, 1, 5]], (0, 1), (0, 2), [[7, 5, 0, 0]]),
+    ("left", [[1, 5, 1, 8], [0, 0, 0, 0]], (0, 0), (0, 2), [[5, 8, 0, 0], [0, 0, 0, 0]]),
+    ("right", [[5, 1, 1, 7]], (0, 1), (0, 2), [[0, 0, 5, 7]]),
+    ("right", [[8, 1, 5, 1], [0, 0, 0, 0]], (0, 1), (0, 3), [[0, 0, 8, 5], [0, 0, 0, 0]]),
+    # Walls bound the segments: the tile above the wall stays put.
+    ("down", [[5], [-1], [1], [1], [6]], (2, 0), (3, 0), [[5], [-1], [0], [0], [6]]),
+    # Starts compacted to [[9, 0], [-1, 5], [1, 1], [4, 6]]; the wall holds the 9 up.
+    ("down", [[9, 5], [-1, 1], [1, 6], [4, 0]], (2, 0), (2, 1), [[9, 0], [-1, 0], [0, 5], [4, 6]]),
+])
+def test_gravity_same_line_pairs_and_exact_undo(gravity, grid, a, b, after):
+    r = llk.Rules(gravity=gravity)
+    board = llk.Board(grid, rules=r)
+    start = board.grid.tolist()
+    assert start == ref_board(grid, r).grid
+    ref = ref_board(grid, r)
+    ref.remove(a, b)
+    assert ref.grid == after  # the hand-derived result agrees with the model
+    board.remove(a, b)
+    assert board.grid.tolist() == ref.grid
+    assert_index_matches(board)
+    assert board.undo()
+    assert board.grid.tolist() == start
+    assert_index_matches(board)
+    assert board.redo()
+    assert board.grid.tolist() == ref.grid
+
+
+def test_gravity_board_starts_compacted():
+    grid = [[1, 0, 2],
+            [0, -1, 0],
+            [3, 0, 0],
+            [0, 0, 4]]
+    for gravity in GRAVITIES[1:]:
+        board = llk.Board(grid, rules=llk.Rules(gravity=gravity))
+        assert board.grid.tolist() == ref_board(grid, board.rules).grid != grid
+        assert_index_matches(board)
+        assert board.history == [] and not board.undo()
+
+
+# ---------------------------------------------------------------------------------------------
+# Index
+# ---------------------------------------------------------------------------------------------
+
+@settings(max_examples=examples(60))
+@given(grid=grids(max_side=10), r=rules_st(gravity=True))
+def test_index_matches_tile_index(grid, r):
+    board = llk.Board(grid, rules=r)
+    assert_index_matches(board)
+    assert isinstance(board.index, llk.Index)
+
+
+def test_index_is_live_and_follows_moves():
+    board = llk.Board([[1, 1, 2, 0, 2]])
+    index = board.index
+    assert index.counts() == {1: 2, 2: 2}
+    board.remove((0, 0), (0, 1))
+    assert index.counts() == {2: 2} and 1 not in index and index.positions(1) == []
+    board.undo()
+    assert index.counts() == {1: 2, 2: 2} and index.positions(1) == [(0, 0), (0, 1)]
+
+
+@pytest.mark.parametrize("value", [1.5, "1", "x", None, 2**40, -(2**40), (1,), b"1"], ids=repr)
+def test_index_lookups_of_non_types(value):
+    """A value that is no tile type is not `in` the index and has no tiles (or is refused),
+    as for the dict llkref.tile_index returns."""
+    board = llk.Board([[1, 0, 1], [2, 2, 0]])
+    index = board.index
+    assert (value in index) is False
+    for query in (index.count, index.positions):
+        try:
+            got = query(value)
+        except (TypeError, ValueError) as exc:
+            assert str(exc)
+        else:
+            assert got in (0, []), (query.__name__, value, got)
+
+
+def test_index_lookups_of_int_like_types():
+    board = llk.Board([[1, 0, 1], [2, 2, 0]])
+    ref = llkref.tile_index(board.grid.tolist())
+    for value in (1, 2, np.int8(1), np.uint64(2), True, np.int64(3), 0, -1):
+        assert (value in board.index) is (value in ref)
+    assert board.index.positions(np.int64(2)) == [(1, 0), (1, 1)]
+    assert board.index.count(np.int32(1)) == 2
+
+
+@pytest.mark.parametrize("clone", [copy.copy, copy.deepcopy, llk.Board.copy],
+                         ids=["copy.copy", "copy.deepcopy", "Board.copy"])
+def test_python_copy_protocol_gives_an_independent_board(clone):
+    board = llk.Board([[1, 1, 0], [2, 2, 0]], rules=llk.Rules(gravity="left"))
+    board.remove((1, 0), (1, 1))
+    board.undo()
+    twin = clone(board)
+    twin.remove((0, 0), (0, 1))
+    assert board.grid.tolist() == [[1, 1, 0], [2, 2, 0]] and board.history == []
+    assert board.redo() and board.grid.tolist() == [[1, 1, 0], [0, 0, 0]]
+    assert twin.grid.tolist() == [[0, 0, 0], [2, 2, 0]]
+    assert twin.history == [((0, 0), (0, 1))] and twin.rules == board.rules
+    assert twin.redo() is False  # the new removal cleared the copy's redo list, not the original's
+
+
+def test_pickle_round_trip_or_clear_refusal():
+    """Pickling ships the position (grid, rules, certificate); the undo history may stay behind."""
+    board = llk.Board([[1, 1, 0], [2, 0, 2]], rules=llk.Rules(max_turns=3, border=False, gravity="left"))
+    board.remove((0, 0), (0, 1))
+    try:
+        data = pickle.dumps(board)
+    except TypeError as exc:
+        assert "Board" in str(exc), str(exc)  # says what cannot be pickled, in the user's terms
+        return
+    again = pickle.loads(data)
+    assert again.grid.tolist() == board.grid.tolist() == [[0, 0, 0], [2, 2, 0]]
+    assert again.rules == board.rules and again.certificate == board.certificate
+    assert again.moves() == board.moves() and again.index.as_dict() == board.index.as_dict()
+    assert again.history in ([], board.history)
+    again.remove((1, 0), (1, 1))
+    assert again.is_clear() and not board.is_clear()

@@ -1,0 +1,300 @@
+"""Bad input gets a clear exception of the documented type, never a crash and never a guess.
+
+BoardError (a ValueError) for malformed boards, CoordinateError (a ValueError and IndexError) for
+bad points, TypeError/ValueError from Rules, IllegalMove (a ValueError) from Board.remove. Each
+check also asserts that the message names what is wrong.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import llkcore as llk
+from llkcore import BoardError, CoordinateError, IllegalMove
+
+GOOD = [[1, 0, 1],
+        [2, -1, 2]]
+
+
+def entry_points(grid):
+    """Every public way to hand llkcore a grid."""
+    return {
+        "Board": lambda: llk.Board(grid),
+        "can_link": lambda: llk.can_link(grid, (0, 0), (0, 0)),
+        "find_path": lambda: llk.find_path(grid, (0, 0), (0, 0)),
+        "moves": lambda: llk.moves(grid),
+    }
+
+
+def assert_board_error(grid, *words):
+    for name, call in entry_points(grid).items():
+        with pytest.raises(BoardError) as info:
+            call()
+        msg = str(info.value).lower()
+        assert any(w in msg for w in words), (name, msg, words)
+
+
+def test_exception_hierarchy():
+    assert issubclass(BoardError, ValueError)
+    assert issubclass(IllegalMove, ValueError)
+    assert issubclass(CoordinateError, ValueError) and issubclass(CoordinateError, IndexError)
+
+
+# ---------------------------------------------------------------------------------------------
+# Boards
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("grid", [
+    [1, 2, 3], np.array([1, 2, 3]), np.zeros((2, 2, 2), dtype=int), [[[1], [2]], [[3], [4]]],
+    np.array(5), np.int64(5), 5, 2.5, None, "1 2\n3 4", b"12", object(),
+], ids=lambda g: type(g).__name__ + str(np.shape(g)) if not isinstance(g, (str, bytes)) else repr(g))
+def test_not_two_dimensional(grid):
+    assert_board_error(grid, "2-d", "dimension", "sequence", "grid")
+
+
+@pytest.mark.parametrize("grid", [[], [[]], [[], []], np.zeros((0, 5), dtype=int),
+                                  np.zeros((5, 0), dtype=int), np.zeros((0, 0), dtype=np.int32)],
+                         ids=["[]", "[[]]", "[[],[]]", "(0,5)", "(5,0)", "(0,0)"])
+def test_empty(grid):
+    assert_board_error(grid, "empty", "at least one", "shape")
+
+
+@pytest.mark.parametrize("grid", [[[1, 2], [3]], [[1], [2, 3]], [[1, 2, 3], [1, 2], [1, 2, 3]],
+                                  [[1, [2]], [3, 4]]],
+                         ids=["short-last", "short-first", "short-middle", "nested"])
+def test_ragged(grid):
+    assert_board_error(grid, "ragged", "length", "2-d", "int", "sequence")
+
+
+@pytest.mark.parametrize("grid", [
+    [[1.0, 2.0]], [[1, 2.5]], np.array([[1.0, 2.0]]), np.array([[1, 2]], dtype=np.float32),
+    [["a", "b"]], [["1", "2"]], [[None, 1]], [[1j, 2]], np.array([[True, False]]), [[True, False]],
+    [[1, True]], np.array([[1, 2]], dtype=object), [[{}, 1]],
+], ids=["floats", "mixed-float", "float64", "float32", "strings", "digit-strings", "None",
+        "complex", "bool-array", "bool-list", "int-and-bool", "object-array", "dict"])
+def test_non_integer_values(grid):
+    assert_board_error(grid, "int")
+
+
+@pytest.mark.parametrize("grid", [
+    [[2**31]], [[-(2**31) - 1]], [[1, 2**31, 1]], np.array([[2**31]], dtype=np.int64),
+    np.array([[-(2**40)]], dtype=np.int64), np.array([[2**31]], dtype=np.uint32),
+    np.array([[2**63 + 5]], dtype=np.uint64), np.array([[2**32]], dtype=np.uint64),
+    [[2**63]], [[2**64]], [[-(2**70)]], [[10**30, 1]],
+], ids=["2^31", "-2^31-1", "2^31-mid", "int64", "int64-neg", "uint32", "uint64-huge", "uint64",
+        "list-2^63", "list-2^64", "list--2^70", "list-10^30"])
+def test_values_out_of_int32(grid):
+    assert_board_error(grid, "int32")
+
+
+def test_int32_extremes_are_accepted():
+    top, bottom = 2**31 - 1, -(2**31)
+    for grid in ([[top, 0, top], [bottom, bottom, 0]],
+                 np.array([[top, 0, top], [bottom, bottom, 0]], dtype=np.int64),
+                 np.array([[top, 0, top], [0, 0, 0]], dtype=np.uint32)):
+        board = llk.Board(grid)
+        assert board.grid.tolist() == np.asarray(grid).astype(np.int64).tolist()
+        assert board.can_link((0, 0), (0, 2))
+        assert board.index.types() == [top]
+        assert llk.Board.from_text(board.to_text()).grid.tolist() == board.grid.tolist()
+
+
+def test_board_side_limit():
+    m = llk.MAX_SIDE
+    assert m == 1024
+    for shape in [(m + 1, 1), (1, m + 1), (m + 1, m + 1)]:
+        with pytest.raises(BoardError, match=str(m)):
+            llk.Board(np.zeros(shape, dtype=np.int8))
+    with pytest.raises(BoardError, match=str(m)):
+        llk.can_link([[0] * (m + 1)], (0, 0), (0, 1))
+    assert llk.Board(np.zeros((m, 1), dtype=np.int8)).shape == (m, 1)
+    assert llk.Board([[0] * m]).shape == (1, m)
+
+
+# ---------------------------------------------------------------------------------------------
+# Points
+# ---------------------------------------------------------------------------------------------
+
+OFF_BOARD = [(-1, 0), (0, -1), (2, 0), (0, 3), (2, 3), (-5, -5), (10**20, 0), (0, -(10**20))]
+NOT_PAIRS = [(0,), (0, 0, 0), (), 5, None, "0", {"r": 0}]
+NOT_INTS = [(0.0, 1), (0, 1.0), (np.float64(0), 0), (True, 0), (0, False), (np.bool_(True), 0),
+            ("0", "1"), (None, 0), (0, [1]), "ab"]
+
+
+def point_calls(board):
+    return {
+        "Board.can_link": lambda p: board.can_link(p, (0, 2)),
+        "Board.can_link 2nd": lambda p: board.can_link((0, 2), p),
+        "Board.find_path": lambda p: board.find_path(p, (0, 2)),
+        "Board.find_path 2nd": lambda p: board.find_path((0, 2), p),
+        "can_link": lambda p: llk.can_link(GOOD, p, (0, 2)),
+        "find_path": lambda p: llk.find_path(GOOD, (0, 2), p),
+    }
+
+
+@pytest.mark.parametrize("point", OFF_BOARD)
+def test_point_off_the_board(point):
+    board = llk.Board(GOOD)
+    for name, call in point_calls(board).items():
+        with pytest.raises(CoordinateError, match="off the 2x3 board"):
+            call(point)
+
+
+@pytest.mark.parametrize("point", NOT_PAIRS, ids=repr)
+def test_point_not_a_pair(point):
+    board = llk.Board(GOOD)
+    for name, call in point_calls(board).items():
+        with pytest.raises(CoordinateError, match=r"\(row, col\) pair|must be an int"):
+            call(point)
+
+
+@pytest.mark.parametrize("point", NOT_INTS, ids=repr)
+def test_point_coordinates_not_ints(point):
+    board = llk.Board(GOOD)
+    for name, call in point_calls(board).items():
+        with pytest.raises(CoordinateError, match="must be an int"):
+            call(point)
+
+
+def test_numpy_integer_points_and_sequences_are_accepted():
+    board = llk.Board(GOOD)
+    for a in [(np.int64(0), np.uint8(0)), np.array([0, 0]), [0, 0], (np.int8(0), 0)]:
+        assert board.can_link(a, (0, 2))
+        assert board.find_path(a, (0, 2)) == [(0, 0), (0, 2)]
+
+
+@pytest.mark.parametrize("point", OFF_BOARD[:4] + NOT_PAIRS[:3] + NOT_INTS[:5], ids=repr)
+def test_remove_with_a_bad_point_is_illegal_move(point):
+    board = llk.Board(GOOD)
+    for args in [(point, (0, 2)), ((0, 2), point)]:
+        with pytest.raises(IllegalMove, match="off the|pair|must be an int"):
+            board.remove(*args)
+    assert board.grid.tolist() == GOOD and board.history == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kwargs, exc, word", [
+    (dict(max_turns=-1), ValueError, "max_turns"),
+    (dict(max_turns=-(2**40)), ValueError, "max_turns"),
+    (dict(max_turns=2**40), ValueError, "max_turns"),
+    (dict(max_turns=2.0), TypeError, "max_turns"),
+    (dict(max_turns=2.5), TypeError, "max_turns"),
+    (dict(max_turns="2"), TypeError, "max_turns"),
+    (dict(max_turns=None), TypeError, "max_turns"),
+    (dict(max_turns=True), TypeError, "max_turns"),
+    (dict(max_turns=np.float64(2)), TypeError, "max_turns"),
+    (dict(border=1), TypeError, "border"),
+    (dict(border=0), TypeError, "border"),
+    (dict(border="yes"), TypeError, "border"),
+    (dict(border=None), TypeError, "border"),
+    (dict(gravity="sideways"), ValueError, "gravity"),
+    (dict(gravity="Down"), ValueError, "gravity"),
+    (dict(gravity=1), ValueError, "gravity"),
+    (dict(gravity=""), ValueError, "gravity"),
+])
+def test_bad_rules(kwargs, exc, word):
+    with pytest.raises(exc, match=word):
+        llk.Rules(**kwargs)
+
+
+def test_rules_accept_numpy_scalars_and_are_frozen_and_hashable():
+    r = llk.Rules(max_turns=np.int8(3), border=np.bool_(False), gravity="left")
+    assert (r.max_turns, r.border, r.gravity) == (3, False, "left")
+    assert type(r.max_turns) is int and type(r.border) is bool
+    assert r == llk.Rules(max_turns=3, border=False, gravity="left")
+    assert hash(r) == hash(llk.Rules(max_turns=3, border=False, gravity="left"))
+    with pytest.raises(AttributeError):
+        r.max_turns = 2  # type: ignore[misc]
+    assert llk.Rules() == llk.Rules(max_turns=2, border=True, gravity=None)
+
+
+@pytest.mark.parametrize("bad", [{"max_turns": 2}, "classic", 2, True, (2, True, None),
+                                 dict(max_turns=2, border=True, gravity=None)], ids=repr)
+def test_wrong_rules_type(bad):
+    for call in (lambda: llk.Board(GOOD, rules=bad),
+                 lambda: llk.can_link(GOOD, (0, 0), (0, 2), rules=bad),
+                 lambda: llk.find_path(GOOD, (0, 0), (0, 2), rules=bad),
+                 lambda: llk.moves(GOOD, rules=bad),
+                 lambda: llk.Board.from_text("1 1", rules=bad)):
+        with pytest.raises(TypeError, match="Rules"):
+            call()
+
+
+# ---------------------------------------------------------------------------------------------
+# can_link_many queries
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("queries", [
+    [0, 0, 0, 2], np.zeros((2, 3), dtype=int), np.zeros((2, 5), dtype=int),
+    np.zeros((2, 4, 1), dtype=int), np.zeros((3, 0), dtype=int), np.zeros((0, 5), dtype=int),
+    [[0, 0, 0]], [[0, 0, 0, 2, 0]],
+], ids=["1-D", "(2,3)", "(2,5)", "(2,4,1)", "(3,0)", "(0,5)", "list(1,3)", "list(1,5)"])
+def test_can_link_many_wrong_shape(queries):
+    board = llk.Board(GOOD)
+    with pytest.raises(CoordinateError, match="shape"):
+        board.can_link_many(queries)
+
+
+@pytest.mark.parametrize("queries", [
+    np.zeros((2, 4), dtype=float), np.zeros((2, 4), dtype=bool), np.zeros((2, 4), dtype=complex),
+    [[0.0, 0, 0, 2]], [["0", "0", "0", "2"]], np.array([[0, 0, 0, 2]], dtype=object),
+], ids=["float", "bool", "complex", "list-float", "strings", "object"])
+def test_can_link_many_wrong_dtype(queries):
+    board = llk.Board(GOOD)
+    with pytest.raises(CoordinateError, match="integer"):
+        board.can_link_many(queries)
+
+
+@pytest.mark.parametrize("bad_row", [[-1, 0, 0, 2], [0, 0, 2, 0], [0, 3, 0, 0], [0, 0, 0, -1],
+                                     [2**40, 0, 0, 0]])
+def test_can_link_many_off_board(bad_row):
+    board = llk.Board(GOOD)
+    with pytest.raises(CoordinateError, match="off the 2x3 board"):
+        board.can_link_many([[0, 0, 0, 2], bad_row])
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+                                   np.uint32, np.uint64])
+def test_can_link_many_accepts_every_integer_dtype(dtype):
+    board = llk.Board(GOOD)
+    queries = np.array([[0, 0, 0, 2], [1, 0, 1, 2], [0, 0, 1, 0], [0, 2, 0, 0]], dtype=dtype)
+    expected = [board.can_link(tuple(q[:2]), tuple(q[2:])) for q in queries.tolist()]
+    assert board.can_link_many(queries).tolist() == expected
+    assert board.can_link_many(np.asfortranarray(queries)).tolist() == expected
+    assert board.can_link_many(queries[::-1]).tolist() == expected[::-1]
+
+
+def test_can_link_many_empty():
+    board = llk.Board(GOOD)
+    for empty in ([], np.zeros((0, 4), dtype=np.int64)):
+        out = board.can_link_many(empty)
+        assert out.shape == (0,) and out.dtype == np.bool_
+
+
+# ---------------------------------------------------------------------------------------------
+# Text
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, word", [
+    ("", "no rows"), ("\n  \n\t\n", "no rows"), ("1 2\n3", "ragged"), ("1 x", "'x'"),
+    ("1.5 1", "'1.5'"), ("1,2", "'1,2'"), ("1 2\n3 ?", "'?'"), ("2147483648 1", "int32"),
+    ("-2147483649 1", "int32"), (". .\n#", "ragged"), ("..", "'..'"),
+])
+def test_malformed_text(text, word):
+    with pytest.raises(BoardError) as info:
+        llk.Board.from_text(text)
+    assert word in str(info.value)
+
+
+@pytest.mark.parametrize("text", [None, b"1 1", 5, ["1 1"]], ids=repr)
+def test_text_must_be_str(text):
+    with pytest.raises(BoardError, match="str"):
+        llk.Board.from_text(text)
+
+
+def test_bad_text_error_names_the_line():
+    with pytest.raises(BoardError, match="line 3"):
+        llk.Board.from_text("1 1\n\n2 y\n")
