@@ -27,6 +27,9 @@ MAX_SIDE = 1024
 _INT32_MIN = -(2**31)
 _INT32_MAX = 2**31 - 1
 
+# First item of an undo/redo record for a reshuffle (removal records start with a cell index).
+_SHUFFLE = "shuffle"
+
 
 def as_grid_array(grid: Any) -> np.ndarray:
     """Validate a grid and return it as a C-contiguous int32 (rows, cols) array (a new copy).
@@ -55,6 +58,9 @@ def as_grid_array(grid: Any) -> np.ndarray:
             arr = np.array(rows)
         except (ValueError, TypeError, OverflowError) as exc:
             raise BoardError(f"a board must be a 2-D grid of ints: {exc}") from None
+        if arr.dtype.kind in "iu" and any(isinstance(v, (bool, np.bool_)) for row in rows for v in row):
+            # numpy would read True as 1; a bool is not a tile type.
+            raise BoardError("board values must be integers, got a bool")
         if arr.dtype == object:
             # Python ints beyond int64, or mixed objects.
             if all(isinstance(v, int) and not isinstance(v, bool) for v in arr.ravel()):
@@ -95,9 +101,11 @@ class Board:
                  "_undo", "_redo", "certificate", "__weakref__")
 
     def __init__(self, grid: GridLike, rules: Optional[Rules] = None) -> None:
-        rules = as_rules(rules)
+        self._build(grid, as_rules(rules), compact=True)
+
+    def _build(self, grid: GridLike, rules: Rules, compact: bool) -> None:
         self._init_state(GridState(as_grid_array(grid), rules.border), rules)
-        if rules.gravity is not None:
+        if compact and rules.gravity is not None:
             self._state.compact(self._gravity)
         #: The removal sequence that clears this board, when it was generated or reshuffled.
         self.certificate: Optional[List[Move]] = None
@@ -180,10 +188,12 @@ class Board:
     def _cells_array(self, queries: Any) -> np.ndarray:
         """Validate a (k, 4) array of (r1, c1, r2, c2) and return (k, 2) padded cells."""
         q = np.asarray(queries)
-        if q.size == 0:
-            return np.empty((0, 2), dtype=np.int32)
+        if q.ndim == 1 and q.size == 0:
+            return np.empty((0, 2), dtype=np.int32)     # [] : no queries
         if q.ndim != 2 or q.shape[1] != 4:
             raise CoordinateError(f"queries must have shape (k, 4), got {q.shape}")
+        if q.shape[0] == 0:
+            return np.empty((0, 2), dtype=np.int32)
         if q.dtype == np.bool_ or not np.issubdtype(q.dtype, np.integer):
             raise CoordinateError(f"queries must be integers, got dtype {q.dtype}")
         rows = q[:, 0::2]
@@ -293,26 +303,62 @@ class Board:
         self._undo.append((pa, pb, value, moved))
 
     def undo(self) -> bool:
-        """Take back the last removal exactly (gravity included). False if there is none."""
+        """Take back the last removal (gravity included) or reshuffle exactly. False if none."""
         if not self._undo:
             return False
-        pa, pb, value, moved = self._undo.pop()
+        record = self._undo.pop()
+        if record[0] == _SHUFFLE:
+            _, cells, before, _, certificate_before, _ = record
+            self._state.retype(cells, before)
+            self.certificate = certificate_before
+            self._redo.append(record)
+            return True
+        pa, pb, value, moved = record
         self._state.restore_pair(pa, pb, value, value, moved)
         self._redo.append((pa, pb))
         return True
 
     def redo(self) -> bool:
-        """Replay the last undone removal. False if there is none."""
+        """Replay the last undone removal or reshuffle. False if there is none."""
         if not self._redo:
             return False
-        pa, pb = self._redo.pop()
+        record = self._redo.pop()
+        if record[0] == _SHUFFLE:
+            self._state.retype(record[1], record[3])
+            self.certificate = record[5]
+            self._undo.append(record)
+            return True
+        pa, pb = record
         self._apply(pa, pb)
         return True
 
+    def shuffle(self, *, solvable: bool = True, seed: Optional[int] = None) -> None:
+        """Redistribute the types of the tiles left over the same cells, as one undoable step.
+
+        Tiles, walls and the multiset of types stay. ``solvable=True``: the result can be cleared
+        and ``certificate`` becomes a removal sequence that clears it; raises llk.DealError
+        (board unchanged) if some type has an odd count or no random playout clears the
+        occupied cells under the rules. ``solvable=False``: a uniform permutation, certificate
+        None. ``seed`` as in llk.generate. Clears the redo list; undo() restores the old types
+        and certificate exactly.
+        """
+        from .generate import reshuffle_types
+
+        cells, before, after, certificate = reshuffle_types(
+            self._state, self._rules, solvable=solvable, seed=seed)
+        record = (_SHUFFLE, cells, before, after, self.certificate, certificate)
+        self._state.retype(cells, after)
+        self.certificate = certificate
+        self._undo.append(record)
+        self._redo.clear()
+
     @property
     def history(self) -> List[Move]:
-        """The removals made so far (undone ones excluded), as ((r1, c1), (r2, c2))."""
-        return [(self._point(pa), self._point(pb)) for pa, pb, _, _ in self._undo]
+        """The removals made so far (undone ones excluded), as ((r1, c1), (r2, c2)).
+
+        Reshuffles are steps of the undo history but not removals, so they are not listed.
+        """
+        return [(self._point(r[0]), self._point(r[1])) for r in self._undo if r[0] != _SHUFFLE]
 
     def __reduce__(self):
         # Pickles the position, rules and certificate (not the undo history): enough to ship a
@@ -373,25 +419,33 @@ def grid_to_text(grid: np.ndarray) -> str:
     return "\n".join(" ".join(s.rjust(width) for s in row) for row in cells) + "\n"
 
 
-def _board(grid: GridLike, rules: Optional[Rules]) -> Board:
-    """The Board a module-level call works on: the given Board itself, or a new one."""
+def _board(grid: GridLike, rules: Optional[Rules], *, for_play: bool = True) -> Board:
+    """The Board a module-level call works on: the given Board itself, or a new one.
+
+    For play (solve, verify) a new Board starts compacted under gravity, like any Board. A
+    one-off query (``for_play=False``) answers for the grid exactly as given: gravity only says
+    what happens after a removal.
+    """
     if isinstance(grid, Board):
         if rules is not None and as_rules(rules) != grid.rules:
             raise ValueError("rules= conflicts with the Board's own rules")
         return grid
-    return Board(grid, rules=rules)
+    board = Board.__new__(Board)
+    board._build(grid, as_rules(rules), compact=for_play)
+    board.certificate = None
+    return board
 
 
 def can_link(grid: GridLike, a: Point, b: Point, *, rules: Optional[Rules] = None) -> bool:
     """True iff the tiles at a and b of ``grid`` can be removed together under ``rules``."""
-    return _board(grid, rules).can_link(a, b)
+    return _board(grid, rules, for_play=False).can_link(a, b)
 
 
 def find_path(grid: GridLike, a: Point, b: Point, *, rules: Optional[Rules] = None) -> Optional[List[Point]]:
     """Corner points of the best path joining a and b, or None (see Board.find_path)."""
-    return _board(grid, rules).find_path(a, b)
+    return _board(grid, rules, for_play=False).find_path(a, b)
 
 
 def moves(grid: GridLike, *, rules: Optional[Rules] = None) -> List[Move]:
     """Every removable pair of ``grid`` under ``rules`` (see Board.moves)."""
-    return _board(grid, rules).moves()
+    return _board(grid, rules, for_play=False).moves()
