@@ -18,6 +18,7 @@ tile at ``p`` (-1 for empty and walls). The live positions of type ``t`` are
 
 Directions: 0 up, 1 down, 2 left, 3 right; ``d ^ 1`` is the opposite direction.
 """
+from cpython.pythread cimport PyThread_type_lock
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 
 cdef extern from *:
@@ -201,89 +202,66 @@ cdef inline bint adjacent(const Grid *g, int pa, int pb) noexcept nogil:
     return d == 1 or d == -1 or d == g.W or d == -g.W
 
 
+cdef inline bint sweep_half(const uint64_t *line_a, const uint64_t *line_b, int ia, int ib, int n,
+                            const uint64_t *cross, int cross_words, int ja, int jb,
+                            int max_turns) noexcept nogil:
+    """One half of the run-sweep: paths whose first and last segments run along ``line_a`` and
+    ``line_b`` (the lines through a and b, n cells long, a at index ia, b at ib) and whose middle
+    segment runs along a crossing line m, from index ja to jb on it.
+
+    m must lie in the empty run through a on line_a and in the one through b on line_b, and the
+    middle segment must be clear: one masked test over ``cross`` (cross_words words per line).
+    A path turns where m differs from ia and from ib (if ja != jb), so with max_turns < 2 only
+    m = ia or m = ib can qualify.
+    """
+    cdef int lo = bits_prev(line_a, ia) + 1
+    cdef int hi = bits_next(line_a, ia, n) - 1
+    cdef int m, k, turns, lo_j, hi_j
+    m = bits_prev(line_b, ib) + 1
+    if m > lo:
+        lo = m
+    m = bits_next(line_b, ib, n) - 1
+    if m < hi:
+        hi = m
+    if lo > hi:
+        return False
+    if ja < jb:
+        lo_j = ja + 1
+        hi_j = jb - 1
+    else:
+        lo_j = jb + 1
+        hi_j = ja - 1
+    if max_turns >= 2:
+        for m in range(lo, hi + 1):
+            if bits_clear(cross + m * cross_words, lo_j, hi_j):
+                return True
+        return False
+    for k in range(2):
+        m = ia if k == 0 else ib
+        if m < lo or m > hi:
+            continue
+        turns = 0 if ja == jb else (m != ia) + (m != ib)
+        if turns <= max_turns and bits_clear(cross + m * cross_words, lo_j, hi_j):
+            return True
+    return False
+
+
 cdef inline bint link_sweep(const Grid *g, int pa, int pb, int max_turns) noexcept nogil:
     """Run-sweep link test for max_turns <= 2 (endpoints are distinct tiles; types not checked).
 
     Every path with at most two turns is vertical-horizontal-vertical or
-    horizontal-vertical-horizontal. For the first kind, the middle row must lie in the empty
-    vertical run through each endpoint's column, and the horizontal segment on it must be clear;
-    straight and one-turn paths are the degenerate middles (the middle row is an endpoint's row).
+    horizontal-vertical-horizontal; straight and one-turn paths are the degenerate middles
+    (the middle line is an endpoint's own row or column).
     """
-    cdef int W = g.W
-    cdef int ra = pa // W
-    cdef int ca = pa - ra * W
-    cdef int rb = pb // W
-    cdef int cb = pb - rb * W
-    cdef int lo, hi, r, c, k, turns, lo_c, hi_c, lo_r, hi_r
-    cdef const uint64_t *colA = g.colbits + ca * g.CW
-    cdef const uint64_t *colB = g.colbits + cb * g.CW
-    cdef const uint64_t *rowA = g.rowbits + ra * g.RW
-    cdef const uint64_t *rowB = g.rowbits + rb * g.RW
-    cdef int cands[2]
-
-    if ca < cb:
-        lo_c = ca + 1
-        hi_c = cb - 1
-    else:
-        lo_c = cb + 1
-        hi_c = ca - 1
-    if ra < rb:
-        lo_r = ra + 1
-        hi_r = rb - 1
-    else:
-        lo_r = rb + 1
-        hi_r = ra - 1
-
-    # Vertical runs through a and b, then horizontal middles.
-    lo = bits_prev(colA, ra) + 1
-    r = bits_prev(colB, rb) + 1
-    if r > lo:
-        lo = r
-    hi = bits_next(colA, ra, g.H) - 1
-    r = bits_next(colB, rb, g.H) - 1
-    if r < hi:
-        hi = r
-    if lo <= hi:
-        if max_turns >= 2:
-            for r in range(lo, hi + 1):
-                if bits_clear(g.rowbits + r * g.RW, lo_c, hi_c):
-                    return True
-        else:
-            cands[0] = ra
-            cands[1] = rb
-            for k in range(2):
-                r = cands[k]
-                if r < lo or r > hi:
-                    continue
-                turns = 0 if ca == cb else (r != ra) + (r != rb)
-                if turns <= max_turns and bits_clear(g.rowbits + r * g.RW, lo_c, hi_c):
-                    return True
-
-    # Horizontal runs through a and b, then vertical middles.
-    lo = bits_prev(rowA, ca) + 1
-    c = bits_prev(rowB, cb) + 1
-    if c > lo:
-        lo = c
-    hi = bits_next(rowA, ca, W) - 1
-    c = bits_next(rowB, cb, W) - 1
-    if c < hi:
-        hi = c
-    if lo <= hi:
-        if max_turns >= 2:
-            for c in range(lo, hi + 1):
-                if bits_clear(g.colbits + c * g.CW, lo_r, hi_r):
-                    return True
-        else:
-            cands[0] = ca
-            cands[1] = cb
-            for k in range(2):
-                c = cands[k]
-                if c < lo or c > hi:
-                    continue
-                turns = 0 if ra == rb else (c != ca) + (c != cb)
-                if turns <= max_turns and bits_clear(g.colbits + c * g.CW, lo_r, hi_r):
-                    return True
-    return False
+    cdef int ra = pa // g.W
+    cdef int ca = pa - ra * g.W
+    cdef int rb = pb // g.W
+    cdef int cb = pb - rb * g.W
+    # Columns through a and b with horizontal middles, then rows with vertical middles.
+    return (sweep_half(g.colbits + ca * g.CW, g.colbits + cb * g.CW, ra, rb, g.H,
+                       g.rowbits, g.RW, ca, cb, max_turns)
+            or sweep_half(g.rowbits + ra * g.RW, g.rowbits + rb * g.RW, ca, cb, g.W,
+                          g.colbits, g.CW, ra, rb, max_turns))
 
 
 # Implemented in grid.pyx (one copy, shared through this declaration).
@@ -341,10 +319,12 @@ cdef inline bint can_link(const Grid *g, PathWork *w, int pa, int pb, int max_tu
 cdef class GridState:
     cdef Grid g
     cdef PathWork work
-    cdef object work_lock   # held while ``work`` is in use: threads may share one Board
+    cdef PyThread_type_lock work_lock   # held while ``work`` is in use: threads may share a Board
     cdef bint border
     cdef object cells_arr, tid_arr, rowbits_arr, colbits_arr
     cdef object type_value_arr, offset_arr, count_arr, pos_arr, slot_arr
     cdef int _ensure_work(self) except -1
+    cdef int acquire_work(self) except -1
+    cdef void release_work(self) noexcept
     cdef void _bind(self)
     cdef int _dense(self, int value) except -1

@@ -4,10 +4,10 @@
 Also the one implementation of the turn-level BFS (``path_search``) that link tests above two
 turns, path finding and hints share. Everything here trusts its inputs: the facade validates.
 """
-import threading
-
 import numpy as np
 cimport numpy as cnp
+from cpython.pythread cimport (PyThread_acquire_lock, PyThread_allocate_lock, PyThread_free_lock,
+                               PyThread_release_lock, WAIT_LOCK)
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
@@ -221,7 +221,6 @@ cdef class GridState:
         self.rowbits_arr = np.zeros((H, (W + 63) // 64), dtype=np.uint64)
         self.colbits_arr = np.zeros((W, (H + 63) // 64), dtype=np.uint64)
         self._bind()
-        self.work_lock = threading.Lock()
         self.g.tiles = len(pos)
         cdef int p
         cdef int32_t *cp = self.g.cells
@@ -248,7 +247,14 @@ cdef class GridState:
         self.g.pos = <int32_t *>cnp.PyArray_DATA(self.pos_arr)
         self.g.slot = <int32_t *>cnp.PyArray_DATA(self.slot_arr)
 
+    def __cinit__(self, *args, **kwargs):
+        self.work_lock = PyThread_allocate_lock()
+        if self.work_lock == NULL:
+            raise MemoryError("llkcore: cannot allocate a lock")
+
     def __dealloc__(self):
+        if self.work_lock != NULL:
+            PyThread_free_lock(self.work_lock)
         free(self.work.seen)
         free(self.work.dist)
         free(self.work.prev)
@@ -274,6 +280,23 @@ cdef class GridState:
             raise MemoryError("llkcore: cannot allocate path-search buffers")
         return 0
 
+    cdef int acquire_work(self) except -1:
+        """Take the BFS buffers for this thread (allocating them on first use).
+
+        Waits with the GIL released, so the holder can finish. Pair with release_work().
+        """
+        with nogil:
+            PyThread_acquire_lock(self.work_lock, WAIT_LOCK)
+        try:
+            self._ensure_work()
+        except BaseException:
+            PyThread_release_lock(self.work_lock)
+            raise
+        return 0
+
+    cdef void release_work(self) noexcept:
+        PyThread_release_lock(self.work_lock)
+
     def copy(self):
         cdef GridState other = GridState.__new__(GridState)
         other.border = self.border
@@ -287,7 +310,6 @@ cdef class GridState:
         other.pos_arr = self.pos_arr.copy()
         other.slot_arr = self.slot_arr.copy()
         other._bind()
-        other.work_lock = threading.Lock()
         other.g.tiles = self.g.tiles
         return other
 

@@ -13,9 +13,11 @@ def link(GridState s, int pa, int pb, int max_turns):
     """True iff the tiles at padded cells pa and pb can be removed together."""
     if max_turns <= 2:
         return can_link(&s.g, NULL, pa, pb, max_turns)     # the run-sweep needs no buffers
-    with s.work_lock:
-        s._ensure_work()
+    s.acquire_work()
+    try:
         return can_link(&s.g, &s.work, pa, pb, max_turns)
+    finally:
+        s.release_work()
 
 
 def link_many(GridState s, const int32_t[:, ::1] pairs, int max_turns):
@@ -28,11 +30,13 @@ def link_many(GridState s, const int32_t[:, ::1] pairs, int max_turns):
             for i in range(n):
                 res[i] = can_link(&s.g, NULL, pairs[i, 0], pairs[i, 1], max_turns)
         return out
-    with s.work_lock:
-        s._ensure_work()
+    s.acquire_work()
+    try:
         with nogil:
             for i in range(n):
                 res[i] = can_link(&s.g, &s.work, pairs[i, 0], pairs[i, 1], max_turns)
+    finally:
+        s.release_work()
     return out
 
 
@@ -45,12 +49,14 @@ def path(GridState s, int pa, int pb, int max_turns):
     # A best path never has more turns than states, so this bounds its corners.
     corners = np.empty(2 * (min(max_turns, 4 * s.g.H * s.g.W) + 2), dtype=np.int32)
     buf = corners
-    with s.work_lock:
-        s._ensure_work()
+    s.acquire_work()
+    try:
         with nogil:
             end = path_search(&s.g, &s.work, pa, pb, max_turns)
             if end >= 0:
                 n = path_corners(&s.g, &s.work, pa, end, &buf[0])
+    finally:
+        s.release_work()
     if end < 0:
         return None
     return [(int(buf[2 * i]), int(buf[2 * i + 1])) for i in range(n)]

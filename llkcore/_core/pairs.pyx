@@ -38,9 +38,11 @@ def moves_cells(GridState s, int max_turns):
     cdef int64_t cap = min(total, 8 * <int64_t>s.g.tiles + 64)
     cdef int64_t k
     if max_turns > 2:
-        with s.work_lock:
-            s._ensure_work()
+        s.acquire_work()
+        try:
             return _moves_cells(s, max_turns, total, cap)
+        finally:
+            s.release_work()
     return _moves_cells(s, max_turns, total, cap)
 
 
@@ -82,10 +84,12 @@ def has_move(GridState s, int max_turns):
         with nogil:
             k = list_moves(&s.g, NULL, max_turns, pair, 1)
         return k > 0
-    with s.work_lock:
-        s._ensure_work()
+    s.acquire_work()
+    try:
         with nogil:
             k = list_moves(&s.g, &s.work, max_turns, pair, 1)
+    finally:
+        s.release_work()
     return k > 0
 
 
@@ -120,8 +124,10 @@ def hint(GridState s, int max_turns):
         return None
     cdef const int32_t[:, ::1] mv = cells
     cdef Py_ssize_t best
-    with s.work_lock:
-        s._ensure_work()
+    s.acquire_work()
+    try:
         with nogil:
             best = best_move(&s.g, &s.work, mv, max_turns)
+    finally:
+        s.release_work()
     return int(mv[best, 0]), int(mv[best, 1])
