@@ -32,7 +32,6 @@ extensions = [
         extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
     )
     for name in KERNELS
-    if os.path.exists(f"llkcore/_core/{name}.pyx")
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES, quiet=True))

@@ -16,10 +16,14 @@ from .index import Index
 from .generate import generate
 from .errors import BoardError, CoordinateError, IllegalMove
 from .rules import GRAVITIES, Rules
+from .solver import STRATEGIES, Solution, Solver, Verdict, solve, verify
+from .batch import Analysis, analyze
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Board", "BoardError", "CoordinateError", "GRAVITIES", "IllegalMove", "MAX_SIDE", "Rules",
     "Index", "can_link", "find_path", "generate", "moves",
+    "STRATEGIES", "Solution", "Solver", "Verdict", "solve", "verify",
+    "Analysis", "analyze",
 ]

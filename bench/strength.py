@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Solver strength on seeded random deals: how many each strategy decides, with how much work.
+
+For every board size, gravity setting and strategy it deals seeded random boards with
+``llk.generate(..., solvable=False, seed=s)`` (s = 0, 1, ...), solves each under a node and time
+budget and prints the fraction SOLVABLE / UNSOLVABLE / UNKNOWN, the median and p99 node count
+(deterministic, so comparable across machines) and the median and p99 wall time. Every SOLVABLE
+answer is replayed with ``llk.verify`` (a wrong certificate aborts the run).
+
+  python bench/strength.py           a short table (a few deals per case, seconds)
+  python bench/strength.py --full    the README table (the targets' deal counts and budgets)
+  python bench/strength.py --gate    the CI gate: "exact" on 200 seeded 18x8 deals at
+                                     node_limit=200,000 must leave at most 1% UNKNOWN
+
+Importable: ``gate_unknown_fraction()`` returns that 18x8 UNKNOWN fraction, ``measure()`` one
+row of the table.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Sequence
+
+import numpy as np
+
+import llkcore as llk
+
+#: (name, rows, cols, copies): KShisen's default 18x8, 16x9, 24x12 with 8 copies, 40x40.
+SIZES = [("18x8", 18, 8, 4), ("16x9", 16, 9, 4), ("24x12", 24, 12, 8), ("40x40", 40, 40, 4)]
+GRAVITIES = (None, "down")
+
+GATE_DEALS = 200
+GATE_NODE_LIMIT = 200_000
+GATE_MAX_UNKNOWN = 0.01
+
+#: Budgets and deal counts of the two table modes: (deals, node_limit, time_limit) per size and
+#: gravity. With gravity the exact search over moves often runs into its budget, so --full deals
+#: fewer boards there to keep the run to minutes.
+SHORT = {("18x8", None): (40, 200_000, 1.0), ("16x9", None): (20, 200_000, 1.0),
+         ("24x12", None): (10, 200_000, 1.0), ("40x40", None): (4, 200_000, 5.0)}
+SHORT.update({(size, "down"): budget for (size, _), budget in list(SHORT.items())})
+FULL = {("18x8", None): (1000, None, 1.0), ("16x9", None): (500, None, 1.0),
+        ("24x12", None): (200, None, 1.0), ("40x40", None): (100, None, 5.0),
+        ("18x8", "down"): (200, None, 1.0), ("16x9", "down"): (100, None, 1.0),
+        ("24x12", "down"): (50, None, 1.0), ("40x40", "down"): (20, None, 5.0)}
+
+
+@dataclass
+class Row:
+    size: str
+    gravity: Optional[str]
+    strategy: str
+    deals: int
+    solvable: float
+    unsolvable: float
+    unknown: float
+    nodes_median: float
+    nodes_p99: float
+    ms_median: float
+    ms_p99: float
+
+    @property
+    def decided(self) -> float:
+        return self.solvable + self.unsolvable
+
+
+def deal(rows: int, cols: int, copies: int, seed: int, gravity: Optional[str]) -> llk.Board:
+    return llk.generate(rows, cols, copies=copies, solvable=False, seed=seed,
+                        rules=llk.Rules(gravity=gravity))
+
+
+def measure(size: str, gravity: Optional[str], strategy: str, deals: int,
+            node_limit: Optional[int], time_limit: Optional[float]) -> Row:
+    """Solve ``deals`` seeded deals of one size / gravity with one strategy; one table row."""
+    _, rows, cols, copies = next(s for s in SIZES if s[0] == size)
+    solver = llk.Solver(strategy=strategy, node_limit=node_limit, time_limit=time_limit)
+    verdicts, nodes, seconds = [], [], []
+    for seed in range(deals):
+        board = deal(rows, cols, copies, seed, gravity)
+        sol = solver.solve(board)
+        if sol.verdict == llk.Verdict.SOLVABLE and not llk.verify(board, sol.moves):
+            raise AssertionError(f"{strategy} gave a wrong certificate on {size} seed {seed}")
+        verdicts.append(int(sol.verdict))
+        nodes.append(sol.nodes)
+        seconds.append(sol.seconds)
+    v = np.array(verdicts)
+    n = np.array(nodes, dtype=np.float64)
+    ms = np.array(seconds) * 1e3
+    return Row(size, gravity, strategy, deals, float(np.mean(v == 1)), float(np.mean(v == 0)),
+               float(np.mean(v == -1)), float(np.median(n)), float(np.percentile(n, 99)),
+               float(np.median(ms)), float(np.percentile(ms, 99)))
+
+
+def gate_unknown_fraction(deals: int = GATE_DEALS, node_limit: int = GATE_NODE_LIMIT) -> float:
+    """Fraction of seeded 18x8 deals (no gravity) that "exact" leaves UNKNOWN at node_limit."""
+    return measure("18x8", None, "exact", deals, node_limit, None).unknown
+
+
+def table(budgets: Dict[tuple, tuple], sizes: Sequence[str], strategies: Sequence[str],
+          gravities: Sequence[Optional[str]], out=sys.stdout) -> List[Row]:
+    rows = []
+    print(f"{'size':6s} {'gravity':7s} {'strategy':16s} {'deals':>5s} {'solv':>6s} {'unsolv':>6s} "
+          f"{'unknown':>7s} {'nodes med':>9s} {'nodes p99':>9s} {'ms med':>8s} {'ms p99':>8s}  budget",
+          file=out, flush=True)
+    for size in sizes:
+        for gravity in gravities:
+            deals, node_limit, time_limit = budgets[(size, gravity)]
+            for strategy in strategies:
+                r = measure(size, gravity, strategy, deals, node_limit, time_limit)
+                rows.append(r)
+                budget = ", ".join(x for x in (f"{node_limit:,} nodes" if node_limit else "",
+                                               f"{time_limit:g} s" if time_limit else "") if x)
+                print(f"{size:6s} {str(gravity):7s} {strategy:16s} {r.deals:5d} {r.solvable:6.1%} "
+                      f"{r.unsolvable:6.1%} {r.unknown:7.1%} {r.nodes_median:9,.0f} "
+                      f"{r.nodes_p99:9,.0f} {r.ms_median:8.2f} {r.ms_p99:8.1f}  {budget}",
+                      file=out, flush=True)
+    return rows
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--full", action="store_true", help="the README table (minutes)")
+    mode.add_argument("--gate", action="store_true", help="only the CI node-count gate")
+    ap.add_argument("--sizes", nargs="+", choices=[s[0] for s in SIZES], help="only these sizes")
+    ap.add_argument("--strategies", nargs="+", choices=list(llk.STRATEGIES), help="only these strategies")
+    ap.add_argument("--gravity", nargs="+", choices=["none", "down"], help="only these gravity settings")
+    args = ap.parse_args(argv)
+
+    if args.gate:
+        start = time.perf_counter()
+        frac = gate_unknown_fraction()
+        ok = frac <= GATE_MAX_UNKNOWN
+        print(f"solver gate: exact leaves {frac:.1%} of {GATE_DEALS} seeded 18x8 deals UNKNOWN at "
+              f"node_limit={GATE_NODE_LIMIT:,} (limit {GATE_MAX_UNKNOWN:.0%}) in "
+              f"{time.perf_counter() - start:.1f} s: {'ok' if ok else 'FAILED'}")
+        return 0 if ok else 1
+
+    sizes = args.sizes or [s[0] for s in SIZES]
+    strategies = args.strategies or list(llk.STRATEGIES)
+    gravities = [None if g == "none" else g for g in args.gravity] if args.gravity else list(GRAVITIES)
+    table(FULL if args.full else SHORT, sizes, strategies, gravities)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

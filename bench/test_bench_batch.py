@@ -1,0 +1,48 @@
+"""Batch analysis on all cores: 1,000 seeded 18x8 deals (the deals of
+``llk analyze --size 18x8 --count 1000``), workers=2 against workers=1 in the same run.
+
+The group pairs a ``_core`` run (2 threads) with a ``_ref`` run (1 thread) of the same work, so
+the gate's ratio ref/core is the thread speed-up (target >= 1.8x on 2 cores). Each board gets a
+node budget so that one very hard board (some 18x8 deals take the exact search 10^6 nodes) cannot
+dominate the wall time: this measures the pool, not the solver's tail. Throughput (boards per
+second) is recorded in extra_info.
+"""
+from __future__ import annotations
+
+import pytest
+
+import llkcore as llk
+from llkcore.cli import Deals
+
+COUNT = 1000
+NODE_LIMIT = 20_000
+
+
+@pytest.fixture(scope="module")
+def deals():
+    return list(Deals(18, 8, COUNT, seed=0))
+
+
+def _run(benchmark, deals, workers):
+    benchmark.group = "analyze-18x8-threads"
+    result = benchmark.pedantic(llk.analyze, args=(deals,),
+                                kwargs=dict(workers=workers, node_limit=NODE_LIMIT),
+                                rounds=2, iterations=1, warmup_rounds=0)
+    assert len(result) == COUNT
+    benchmark.extra_info["boards_per_second"] = round(COUNT / benchmark.stats.stats.median, 1)
+    benchmark.extra_info["workers"] = workers
+    benchmark.extra_info["solvable"] = int((result.verdict == int(llk.Verdict.SOLVABLE)).sum())
+    benchmark.extra_info["unknown"] = int((result.verdict == int(llk.Verdict.UNKNOWN)).sum())
+    return result
+
+
+def test_analyze_1000_workers2_core(benchmark, deals):
+    result = _run(benchmark, deals, 2)
+    # Threads change only the timings: the first 200 boards match a one-thread run.
+    serial = llk.analyze(deals[:200], workers=1, node_limit=NODE_LIMIT)
+    for field in ("verdict", "initial_moves", "solution_length", "nodes"):
+        assert (getattr(result, field)[:200] == getattr(serial, field)).all(), field
+
+
+def test_analyze_1000_workers1_ref(benchmark, deals):
+    _run(benchmark, deals, 1)

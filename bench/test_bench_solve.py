@@ -1,0 +1,97 @@
+"""Solvers on seeded 18x8 deals (KShisen's default board): llkcore vs llkref in the same run.
+
+Each group pairs a ``_core`` and a ``_ref`` benchmark on the same deals, so ratio = ref / core:
+- solve-greedy-freedom / solve-matching (18x8) and solve-greedy-mobility-8x6: the same strategy
+  in both engines (they play the same moves, asserted); mobility scores every move by listing
+  the moves after it, which takes llkref about 20 s per 18x8 deal, hence the smaller board;
+- solve-exact-18x8: llkcore's exact answer against llkref's one greedy playout (KShisen's
+  "solvable games only" check, which guesses): what a proof costs next to a guess;
+- solve-exact-6x6: llkcore's exact search against llkref's exhaustive search on 6x6 deals small
+  enough for it (same verdicts, asserted).
+Node counts of the exact search go to extra_info (bench/strength.py has the full strength table).
+"""
+from __future__ import annotations
+
+import llkref
+import pytest
+
+import llkcore as llk
+
+SEEDS_18x8 = range(3)
+SEEDS_8x6 = range(3)
+SEEDS_6x6 = range(6)
+REF = {"greedy-freedom": llkref.greedy_freedom, "greedy-mobility": llkref.greedy_mobility,
+       "matching": llkref.matching}
+
+
+@pytest.fixture(scope="module")
+def deals_18x8():
+    boards = [llk.generate(18, 8, solvable=False, seed=s) for s in SEEDS_18x8]
+    return boards, [b.grid.tolist() for b in boards]
+
+
+@pytest.fixture(scope="module")
+def deals_8x6():
+    boards = [llk.generate(8, 6, solvable=False, seed=s) for s in SEEDS_8x6]
+    return boards, [b.grid.tolist() for b in boards]
+
+
+@pytest.fixture(scope="module")
+def deals_6x6():
+    boards = [llk.generate(6, 6, solvable=False, seed=s) for s in SEEDS_6x6]
+    return boards, [b.grid.tolist() for b in boards]
+
+
+def _core_all(boards, strategy):
+    solver = llk.Solver(strategy=strategy)
+    return [solver.solve(b) for b in boards]
+
+
+def _deals_for(strategy, request):
+    if strategy == "greedy-mobility":
+        return f"solve-{strategy}-8x6", request.getfixturevalue("deals_8x6")
+    return f"solve-{strategy}", request.getfixturevalue("deals_18x8")
+
+
+@pytest.mark.parametrize("strategy", sorted(REF))
+def test_heuristic_core(benchmark, request, strategy):
+    benchmark.group, (boards, grids) = _deals_for(strategy, request)
+    sols = benchmark(_core_all, boards, strategy)
+    # A heuristic returns None when stuck; llkcore says UNKNOWN with no moves then.
+    assert [s.moves for s in sols] == [REF[strategy](g) for g in grids]
+
+
+@pytest.mark.parametrize("strategy", sorted(REF))
+def test_heuristic_ref(benchmark, request, strategy):
+    benchmark.group, (_, grids) = _deals_for(strategy, request)
+    benchmark.pedantic(lambda: [REF[strategy](g) for g in grids], rounds=1, iterations=1)
+
+
+def test_exact_18x8_core(benchmark, deals_18x8):
+    boards, _ = deals_18x8
+    benchmark.group = "solve-exact-18x8"
+    sols = benchmark(_core_all, boards, "exact")
+    assert all(s.verdict != llk.Verdict.UNKNOWN for s in sols)
+    assert all(llk.verify(b, s.moves) for b, s in zip(boards, sols) if s.moves is not None)
+    benchmark.extra_info["nodes"] = [s.nodes for s in sols]
+    benchmark.extra_info["verdicts"] = [int(s.verdict) for s in sols]
+
+
+def test_exact_18x8_ref(benchmark, deals_18x8):
+    _, grids = deals_18x8
+    benchmark.group = "solve-exact-18x8"
+    benchmark.pedantic(lambda: [llkref.greedy_freedom(g) for g in grids], rounds=1, iterations=1)
+
+
+def test_exact_6x6_core(benchmark, deals_6x6):
+    boards, grids = deals_6x6
+    benchmark.group = "solve-exact-6x6"
+    sols = benchmark(_core_all, boards, "exact")
+    expected = [llkref.solve_exhaustive(g)[0] for g in grids]
+    assert [s.verdict == llk.Verdict.SOLVABLE for s in sols] == expected
+
+
+def test_exact_6x6_ref(benchmark, deals_6x6):
+    _, grids = deals_6x6
+    benchmark.group = "solve-exact-6x6"
+    benchmark.pedantic(lambda: [llkref.solve_exhaustive(g) for g in grids], rounds=1, iterations=1)

@@ -1,0 +1,5 @@
+"""``python -m llkcore``: the ``llk`` command."""
+from .cli import main
+
+if __name__ == "__main__":
+    raise SystemExit(main())

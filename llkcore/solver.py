@@ -1,0 +1,284 @@
+"""Solvers: decide whether a board can be cleared, with a replayable certificate.
+
+Strategies (DESIGN §3):
+
+``"exact"``
+    The only strategy that may answer UNSOLVABLE. Without gravity it searches pairings (who is
+    removed with whom), not move orders, closing every node under the safe steps and proving
+    dead states with a relaxed peeling test and a table of known dead states; with gravity it
+    searches moves with a table of dead positions. A node or time budget that runs out gives
+    UNKNOWN, never a guess.
+``"greedy-freedom"`` (seed 001)
+    Remove the linkable pair whose tiles have the fewest empty neighbours; ties to the smallest pair.
+``"greedy-mobility"`` (seed 004)
+    Remove the pair that leaves the most removable pairs; ties to the smallest pair.
+``"matching"`` (seed 003)
+    Per type, a maximum matching (Hopcroft-Karp) of the currently linkable pairs; remove the matched
+    pairs that still link; rebuild the matching when a sweep removes nothing.
+
+The heuristics answer SOLVABLE (with moves) or UNKNOWN, never UNSOLVABLE, except that every
+strategy answers UNSOLVABLE at once (nodes = 0) when some type has an odd number of tiles.
+
+``nodes`` counts positions examined: one per search node for "exact" (a position after closure,
+or with gravity a position reached by a move), one per move chosen for "greedy-freedom", one per
+position chosen in or scored for "greedy-mobility", one per matching built or removal for
+"matching". Node counts are deterministic: the same board and rules give the same moves and nodes.
+"""
+from __future__ import annotations
+
+import math
+import operator
+import time
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any, List, Optional, Tuple
+
+import numpy as np
+
+from ._core import solve as _solve
+from .board import Board, GridLike, _board
+from .errors import CoordinateError, IllegalMove
+from .rules import Rules, as_rules
+
+Point = Tuple[int, int]
+Move = Tuple[Point, Point]
+
+#: The strategy names, in the order of the kernel's codes.
+STRATEGIES: Tuple[str, ...] = ("exact", "greedy-freedom", "greedy-mobility", "matching")
+
+#: Cap of the exact search's table of dead states, in entries of 16 bytes (2**21 = 32 MiB). The
+#: table starts small, doubles while more than half full and, once at the cap, replaces old
+#: entries, so a long search never grows the process past it.
+MEMO_ENTRIES: int = _solve.MEMO_ENTRIES
+
+
+class Verdict(IntEnum):
+    """What a solver proved about a board."""
+
+    #: The board can be cleared; ``Solution.moves`` is a removal sequence that clears it.
+    SOLVABLE = 1
+    #: No removal sequence clears the board (proved by "exact", or some type has an odd count).
+    UNSOLVABLE = 0
+    #: Not decided: a budget ran out, or a heuristic strategy got stuck.
+    UNKNOWN = -1
+
+
+_VERDICT_OF_STATUS = {0: Verdict.UNSOLVABLE, 1: Verdict.SOLVABLE, 2: Verdict.UNKNOWN,
+                      3: Verdict.UNKNOWN, 4: Verdict.UNKNOWN, 6: Verdict.UNSOLVABLE}
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The answer of one solve.
+
+    verdict: SOLVABLE / UNSOLVABLE / UNKNOWN.
+    moves: when SOLVABLE, the removals ((r1, c1), (r2, c2)) in play order (first point smaller,
+        coordinates as on the board when each is played, gravity included); ``verify`` accepts
+        them. None otherwise.
+    nodes: positions examined (see the module docstring); deterministic.
+    seconds: wall time of the solve.
+    strategy: the strategy that produced it.
+    reason: why the solver stopped: "solved", "unsolvable", "odd_count", "node_limit",
+        "time_limit" or "stuck" (a heuristic found no move it would play).
+    """
+
+    verdict: Verdict
+    moves: Optional[List[Move]]
+    nodes: int
+    seconds: float
+    strategy: str
+    reason: str = ""
+
+    @property
+    def solvable(self) -> Optional[bool]:
+        """True, False, or None when unknown."""
+        if self.verdict == Verdict.UNKNOWN:
+            return None
+        return self.verdict == Verdict.SOLVABLE
+
+    def __repr__(self) -> str:
+        nmoves = "None" if self.moves is None else f"[{len(self.moves)} moves]"
+        return (f"Solution(verdict={self.verdict.name}, moves={nmoves}, nodes={self.nodes}, "
+                f"seconds={self.seconds:.4f}, strategy={self.strategy!r}, reason={self.reason!r})")
+
+
+def _strategy(strategy: Any) -> int:
+    if not isinstance(strategy, str):
+        raise TypeError(f"strategy must be a str, one of {STRATEGIES}, got {type(strategy).__name__}")
+    try:
+        return STRATEGIES.index(strategy)
+    except ValueError:
+        raise ValueError(f"unknown strategy {strategy!r}; choose one of {STRATEGIES}") from None
+
+
+def _node_limit(value: Any) -> int:
+    """None -> -1 (no budget); else an int >= 0."""
+    if value is None:
+        return -1
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError("node_limit must be an int or None, got bool")
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(f"node_limit must be an int or None, got {type(value).__name__}") from None
+    if v < 0:
+        raise ValueError(f"node_limit must be >= 0, got {v}")
+    return min(v, 2**62)
+
+
+def _time_limit(value: Any) -> float:
+    """None -> -1.0 (no budget); else a finite number of seconds >= 0."""
+    if value is None:
+        return -1.0
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"time_limit must be a number of seconds or None, got {type(value).__name__}")
+    v = float(value)
+    if math.isnan(v) or v < 0:
+        raise ValueError(f"time_limit must be >= 0 seconds, got {value!r}")
+    return -1.0 if math.isinf(v) else v
+
+
+def _memo_entries(value: Any) -> int:
+    if value is None:
+        return MEMO_ENTRIES
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError("memo_entries must be an int or None, got bool")
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(f"memo_entries must be an int or None, got {type(value).__name__}") from None
+    if v < 2:
+        raise ValueError(f"memo_entries must be >= 2, got {v}")
+    return min(v, 2**40)
+
+
+class Solver:
+    """A configured solver; ``solve`` may be called on many boards (it never changes them).
+
+    rules: the rules for plain grids (None: the default Rules); a Board brings its own rules and
+        a different ``rules`` here is an error. strategy: one of STRATEGIES. node_limit: at most
+        this many nodes (None: no limit). time_limit: at most about this many seconds (None: no
+        limit). Either budget running out gives Verdict.UNKNOWN. memo_entries: cap of the exact
+        search's dead-state table (default MEMO_ENTRIES, 16 bytes per entry).
+    """
+
+    __slots__ = ("rules", "strategy", "node_limit", "time_limit", "memo_entries",
+                 "_code", "_nodes", "_seconds", "_memo")
+
+    def __init__(self, rules: Optional[Rules] = None, strategy: str = "exact",
+                 node_limit: Optional[int] = None, time_limit: Optional[float] = None,
+                 memo_entries: Optional[int] = None) -> None:
+        if rules is not None:
+            as_rules(rules)  # TypeError for anything but Rules
+        self.rules = rules
+        self._code = _strategy(strategy)
+        self.strategy = strategy
+        self._nodes = _node_limit(node_limit)
+        self.node_limit = node_limit
+        self._seconds = _time_limit(time_limit)
+        self.time_limit = time_limit
+        self._memo = _memo_entries(memo_entries)
+        self.memo_entries = self._memo
+
+    def __repr__(self) -> str:
+        return (f"Solver(rules={self.rules!r}, strategy={self.strategy!r}, "
+                f"node_limit={self.node_limit!r}, time_limit={self.time_limit!r})")
+
+    def solve(self, board_or_grid: GridLike) -> Solution:
+        """Solve a Board (from its current position, with its rules) or a grid; see ``solve``."""
+        start = time.perf_counter()
+        board = _board(board_or_grid, self.rules)
+        rules = board.rules
+        state = board._state.copy()
+        status, cells, nodes = _solve.solve_state(
+            state, self._code, rules.max_turns, rules.gravity_code, self._nodes, self._seconds,
+            self._memo)
+        verdict = _VERDICT_OF_STATUS[status]
+        moves = None
+        if cells is not None:
+            width = board._width
+            rc = np.empty((cells.shape[0], 4), dtype=np.int64)
+            rc[:, 0::2] = cells // width - 1
+            rc[:, 1::2] = cells % width - 1
+            moves = [((r1, c1), (r2, c2)) for r1, c1, r2, c2 in rc.tolist()]
+        return Solution(verdict=verdict, moves=moves, nodes=int(nodes),
+                        seconds=time.perf_counter() - start, strategy=self.strategy,
+                        reason=_solve.STATUS_NAMES[status])
+
+
+def solve(board_or_grid: GridLike, *, strategy: str = "exact", rules: Optional[Rules] = None,
+          node_limit: Optional[int] = None, time_limit: Optional[float] = None) -> Solution:
+    """Decide whether ``board_or_grid`` can be cleared; never changes a Board passed in.
+
+    A Board is solved from its current position under its own rules (``rules`` must then be
+    None or equal to them); a grid (list of lists or 2-D integer array) is solved under
+    ``rules`` (default Rules()). With gravity the grid is compacted first, as Board does.
+    Returns a Solution; its moves (when SOLVABLE) replay with ``verify``.
+    """
+    return Solver(rules=rules, strategy=strategy, node_limit=node_limit,
+                  time_limit=time_limit).solve(board_or_grid)
+
+
+def _as_moves(moves: Any) -> List[Tuple[Any, Any]]:
+    """Check the shape of a move sequence: each move ((r1, c1), (r2, c2)) or (r1, c1, r2, c2).
+
+    Raises TypeError / ValueError for anything not of that shape; values are checked later
+    (a point off the board is a well-formed but illegal move).
+    """
+    if isinstance(moves, np.ndarray):
+        if moves.size == 0:
+            return []
+        if moves.dtype == np.bool_ or not np.issubdtype(moves.dtype, np.integer):
+            raise TypeError(f"moves must hold integers, got dtype {moves.dtype}")
+        if moves.ndim == 2 and moves.shape[1] == 4:
+            return [((int(a), int(b)), (int(c), int(d))) for a, b, c, d in moves.tolist()]
+        if moves.ndim == 3 and moves.shape[1:] == (2, 2):
+            return [((int(a), int(b)), (int(c), int(d))) for (a, b), (c, d) in moves.tolist()]
+        raise ValueError(f"a moves array must have shape (k, 4) or (k, 2, 2), got {moves.shape}")
+    if isinstance(moves, (str, bytes)) or not hasattr(moves, "__iter__"):
+        raise TypeError(f"moves must be a sequence of ((r1, c1), (r2, c2)), got {type(moves).__name__}")
+    out = []
+    for i, move in enumerate(moves):
+        if isinstance(move, np.ndarray):
+            move = move.tolist()
+        if isinstance(move, (str, bytes)) or not hasattr(move, "__len__"):
+            raise TypeError(f"move {i} must be ((r1, c1), (r2, c2)), got {move!r}")
+        if len(move) == 4:
+            move = ((move[0], move[1]), (move[2], move[3]))
+        if len(move) != 2:
+            raise ValueError(f"move {i} must be ((r1, c1), (r2, c2)), got {move!r}")
+        points = []
+        for p in move:
+            if isinstance(p, np.ndarray):
+                p = p.tolist()
+            if isinstance(p, (str, bytes)) or not hasattr(p, "__len__") or len(p) != 2:
+                raise ValueError(f"move {i}: a point must be (row, col), got {p!r}")
+            for v in p:
+                if isinstance(v, (bool, np.bool_)):
+                    raise TypeError(f"move {i}: coordinates must be ints, got bool")
+                try:
+                    operator.index(v)
+                except TypeError:
+                    raise TypeError(f"move {i}: coordinates must be ints, got {type(v).__name__}") from None
+            points.append((operator.index(p[0]), operator.index(p[1])))
+        out.append((points[0], points[1]))
+    return out
+
+
+def verify(grid: GridLike, moves: Any, *, rules: Optional[Rules] = None) -> bool:
+    """Replay ``moves`` on a copy of ``grid``; True iff every move is legal when played and the
+    board ends clear. Gravity (from the rules) is applied before the first move and after each.
+
+    A Board is replayed from its current position with its rules (it is not changed). Raises
+    TypeError / ValueError only for input that is not a sequence of moves; a move that names an
+    empty cell, a wall, a point off the board, two types or an unlinkable pair gives False.
+    """
+    sequence = _as_moves(moves)
+    board = _board(grid, rules)
+    board = board.copy() if isinstance(grid, Board) else board
+    for a, b in sequence:
+        try:
+            board.remove(a, b)
+        except (IllegalMove, CoordinateError):
+            return False
+    return board.tiles_left == 0

@@ -1,0 +1,373 @@
+"""llk.analyze: equals a loop of llk.solve; identical for any worker count and completion order;
+streams its input; Ctrl-C stops it with no thread left; the Analysis container and its summary."""
+from __future__ import annotations
+
+import _thread
+import itertools
+import json
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import llkcore as llk
+from llkcore import batch
+from llkcore.batch import Analysis, analysis_threads
+
+
+def deals(n, rows=6, cols=6, seed=0, rules=None):
+    return [llk.generate(rows, cols, solvable=False, seed=seed + i, rules=rules) for i in range(n)]
+
+
+def assert_same_as_solve_loop(result, boards, **solve_kw):
+    assert len(result) == len(boards)
+    for i, board in enumerate(boards):
+        sol = llk.solve(board, **solve_kw)
+        assert result.verdict[i] == int(sol.verdict), i
+        assert result.nodes[i] == sol.nodes, i
+        assert result.initial_moves[i] == len(board.moves()), i
+        if sol.verdict == llk.Verdict.SOLVABLE:
+            assert result.solution_length[i] == len(sol.moves), i
+        else:
+            assert result.solution_length[i] == -1, i
+        assert result.seconds[i] >= 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Same answers as solving one by one
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rules", [llk.Rules(), llk.Rules(border=False),
+                                   llk.Rules(gravity="down"), llk.Rules(max_turns=3, border=False)],
+                         ids=["classic", "no-border", "gravity", "3-turns"])
+def test_analyze_equals_a_loop_of_solve(rules):
+    boards = deals(16, 6, 6, seed=100, rules=rules)
+    result = llk.analyze(boards, workers=2, keep_moves=True)
+    assert_same_as_solve_loop(result, boards)
+    for board, moves, v in zip(boards, result.moves, result.verdict):
+        if v == llk.Verdict.SOLVABLE:
+            assert moves == llk.solve(board).moves
+            assert llk.verify(board.grid, moves, rules=rules)
+        else:
+            assert moves is None
+
+
+@pytest.mark.parametrize("strategy", ["greedy-freedom", "greedy-mobility", "matching"])
+def test_analyze_with_heuristic_strategies(strategy):
+    boards = deals(12, 6, 6, seed=7)
+    result = llk.analyze(boards, strategy=strategy, workers=2)
+    assert result.strategy == strategy
+    assert_same_as_solve_loop(result, boards, strategy=strategy)
+    # Only the exact search may answer UNSOLVABLE.
+    assert not np.any(result.verdict == int(llk.Verdict.UNSOLVABLE))
+
+
+def test_node_limit_gives_unknown_like_solve():
+    boards = deals(10, 10, 10, seed=3)
+    result = llk.analyze(boards, node_limit=2, workers=2)
+    assert_same_as_solve_loop(result, boards, node_limit=2)
+    assert result.node_limit == 2
+
+
+def test_workers_1_2_4_give_identical_results():
+    boards = deals(40, 8, 8, seed=50)
+    results = [llk.analyze(boards, workers=w, keep_moves=True) for w in (1, 2, 4)]
+    for other in results[1:]:
+        assert results[0].same_results(other)
+        for name in ("verdict", "initial_moves", "solution_length", "nodes"):
+            assert np.array_equal(getattr(results[0], name), getattr(other, name))
+        assert results[0].moves == other.moves
+    assert [r.workers for r in results] == [1, 2, 4]
+
+
+def test_results_do_not_depend_on_completion_order(monkeypatch):
+    """Boards finish in reverse order (each sleeps longer the earlier it is); results are still
+    written by input index."""
+    boards = deals(24, 6, 6, seed=11)
+    expected = llk.analyze(boards, workers=1, keep_moves=True)
+    finished = []
+    real = batch._solve_one
+
+    def slow_then_solve(solver, rules, keep_moves, index, item):
+        time.sleep(0.002 * (24 - index))
+        row = real(solver, rules, keep_moves, index, item)
+        finished.append(index)
+        return row
+
+    monkeypatch.setattr(batch, "_solve_one", slow_then_solve)
+    got = llk.analyze(boards, workers=4, keep_moves=True)
+    assert finished != sorted(finished)  # completion really was out of order
+    assert got.same_results(expected) and got.moves == expected.moves
+
+
+# ---------------------------------------------------------------------------------------------
+# Inputs
+# ---------------------------------------------------------------------------------------------
+
+def test_input_forms_agree():
+    boards = deals(9, 6, 8, seed=21)
+    stack = np.stack([b.grid for b in boards])
+    reference = llk.analyze(stack, workers=2)
+    assert len(reference) == 9
+    for form in (boards, [b.grid.tolist() for b in boards], (b.grid for b in boards),
+                 stack.astype(np.int64), np.asfortranarray(stack)):
+        assert llk.analyze(form, workers=2).same_results(reference)
+
+
+def test_mixed_sizes_and_rules_from_boards():
+    rules = llk.Rules(gravity="left")
+    boards = deals(3, 4, 6, seed=1) + deals(3, 8, 4, seed=2, rules=rules) + [llk.Board([[1, 1]])]
+    result = llk.analyze(iter(boards), workers=2)
+    assert_same_as_solve_loop(result, boards)
+    # rules= applies to plain grids ...
+    grid = [[1, 2, 1, 2]]
+    assert llk.analyze([grid], rules=llk.Rules(border=False)).verdict[0] == int(llk.Verdict.UNSOLVABLE)
+    assert llk.analyze([grid]).verdict[0] == int(llk.Verdict.SOLVABLE)
+    # ... and may not contradict a Board's own rules.
+    with pytest.raises(ValueError, match="board 0"):
+        llk.analyze([llk.Board(grid)], rules=llk.Rules(border=False))
+
+
+def test_boards_passed_in_are_not_changed():
+    boards = deals(6, 6, 6, seed=4)
+    before = [b.grid.copy() for b in boards]
+    llk.analyze(boards + boards, workers=4)  # the same Board object twice, in flight at once
+    for b, g in zip(boards, before):
+        assert np.array_equal(b.grid, g) and b.history == []
+
+
+def test_empty_input():
+    result = llk.analyze([], workers=2)
+    assert len(result) == 0
+    summary = result.summary()
+    assert summary["boards"] == 0 and summary["nodes"]["median"] is None
+    assert summary["verdicts"]["solvable"] == {"count": 0, "fraction": None}
+    assert "0 boards" in str(summary)
+    assert result.to_records() == []
+
+
+@pytest.mark.parametrize("bad, error, match", [
+    (5, TypeError, "iterable"),
+    ("1 2\n2 1", TypeError, "iterable"),
+    (np.zeros((4, 4), np.int32), llk.BoardError, "one board"),
+    (np.zeros((2, 4, 4), np.float64), llk.BoardError, "integers"),
+    ([[[1, 1]], [[1, 2, 3], [1]]], llk.BoardError, "board 1: ragged"),
+    ([[[1, 1]], "x"], llk.BoardError, "board 1"),
+])
+def test_bad_inputs(bad, error, match):
+    with pytest.raises(error, match=match):
+        llk.analyze(bad, workers=2)
+    assert analysis_threads() == []
+
+
+def test_a_single_board_is_refused():
+    with pytest.raises(TypeError, match="llk.solve"):
+        llk.analyze(llk.Board([[1, 1]]))
+
+
+@pytest.mark.parametrize("kw, error", [
+    (dict(workers=0), ValueError), (dict(workers=-2), ValueError), (dict(workers=True), TypeError),
+    (dict(workers=1.5), TypeError), (dict(strategy="guess"), ValueError),
+    (dict(node_limit=-1), ValueError), (dict(keep_moves="yes"), TypeError),
+    (dict(rules="classic"), TypeError),
+])
+def test_bad_parameters_fail_before_any_board_is_read(kw, error):
+    consumed = []
+
+    def boards():
+        consumed.append(1)
+        yield [[1, 1]]
+
+    with pytest.raises(error):
+        llk.analyze(boards(), **kw)
+    assert consumed == []
+
+
+def test_error_in_the_middle_stops_everything():
+    def stream():
+        for i in itertools.count():
+            yield [[1, 2], [1]] if i == 37 else llk.generate(6, 6, solvable=False, seed=i).grid
+
+    with pytest.raises(llk.BoardError, match="board 37"):
+        llk.analyze(stream(), workers=2)
+    assert analysis_threads() == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Streaming and Ctrl-C
+# ---------------------------------------------------------------------------------------------
+
+def endless_deals(counter):
+    for i in itertools.count():
+        counter.append(i)
+        yield llk.generate(6, 6, solvable=False, seed=i)
+
+
+def test_streams_lazily_and_a_progress_callback_can_interrupt():
+    """An endless generator, stopped by KeyboardInterrupt from the progress callback after 50
+    boards: it was read only a few boards per worker ahead, and no thread survives."""
+    pulled = []
+    seen = []
+
+    def progress(done, total):
+        seen.append((done, total))
+        if done == 50:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        llk.analyze(endless_deals(pulled), workers=2, progress=progress)
+    assert seen[-1] == (50, None)
+    assert [d for d, _ in seen] == list(range(1, 51))
+    assert 50 <= len(pulled) <= 50 + batch._WINDOW_PER_WORKER * 2 + 1
+    assert analysis_threads() == []
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_from_the_keyboard_stops_promptly(workers):
+    """A real interrupt of the main thread (what Ctrl-C does) while analyze runs an endless
+    stream: KeyboardInterrupt comes out within a second or so and every pool thread is gone."""
+    pulled = []
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    start = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            llk.analyze(endless_deals(pulled), workers=workers)
+            time.sleep(60)  # not reached: the stream never ends
+    finally:
+        timer.cancel()
+    elapsed = time.monotonic() - start
+    assert len(pulled) > 0
+    assert elapsed < 5, elapsed
+    assert analysis_threads() == []
+
+
+# An 18x8 deal on which the exact search needs about 2 * 10^6 nodes (tens of seconds).
+HARD_18X8_SEED = 2697020947902754418
+
+
+@pytest.mark.skipif(not hasattr(llk.Solver, "cancel"), reason="the solver has no cancel() yet")
+def test_ctrl_c_stops_long_solves_in_flight():
+    """Ctrl-C while both threads are deep in long exact searches: the running kernels are
+    cancelled, so analyze gives up within a second instead of waiting for them to finish."""
+    hard = llk.generate(18, 8, solvable=False, seed=HARD_18X8_SEED)
+    if llk.solve(hard, time_limit=1.0).verdict != llk.Verdict.UNKNOWN:
+        pytest.skip("the solver now decides this board within a second: pick a harder one")
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    start = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            llk.analyze([hard] * 4, workers=2)
+            time.sleep(60)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 3
+    assert analysis_threads() == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Progress display
+# ---------------------------------------------------------------------------------------------
+
+def test_progress_bar_with_tqdm(capsys):
+    pytest.importorskip("tqdm")
+    llk.analyze(deals(5), progress=True, workers=2)
+    err = capsys.readouterr().err
+    assert "analyze" in err and "5/5" in err
+
+
+def test_progress_plain_line_without_tqdm(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)  # import tqdm.auto now fails
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    llk.analyze(deals(5), progress=True, workers=2)
+    err = capsys.readouterr().err
+    assert "analyze: 5/5 boards" in err
+
+
+# ---------------------------------------------------------------------------------------------
+# The Analysis container
+# ---------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def analysed():
+    boards = deals(60, 8, 8, seed=500)
+    return boards, llk.analyze(boards, workers=2, keep_moves=True)
+
+
+def test_arrays_have_the_documented_dtypes(analysed):
+    _, result = analysed
+    expected = {"verdict": np.int8, "initial_moves": np.int32, "solution_length": np.int32,
+                "nodes": np.int64, "seconds": np.float64}
+    for name, dtype in expected.items():
+        arr = getattr(result, name)
+        assert arr.dtype == dtype and arr.shape == (60,), name
+    assert set(np.unique(result.verdict)) <= {int(v) for v in llk.Verdict}
+    assert result.wall_seconds > 0 and result.boards_per_second > 0
+
+
+def test_summary_counts_fractions_and_quantiles(analysed):
+    _, result = analysed
+    s = result.summary()
+    assert s["boards"] == 60
+    total = 0
+    for verdict in llk.Verdict:
+        entry = s["verdicts"][verdict.name.lower()]
+        count = int(np.sum(result.verdict == int(verdict)))
+        assert entry["count"] == count and entry["fraction"] == pytest.approx(count / 60)
+        total += entry["count"]
+    assert total == 60
+    for field in ("nodes", "seconds", "initial_moves"):
+        values = getattr(result, field).astype(float)
+        assert s[field]["median"] == pytest.approx(np.median(values))
+        assert s[field]["p90"] == pytest.approx(np.percentile(values, 90))
+        assert s[field]["p99"] == pytest.approx(np.percentile(values, 99))
+        assert s[field]["max"] == values.max()
+    solved = result.solution_length[result.verdict == int(llk.Verdict.SOLVABLE)]
+    if solved.size:
+        assert s["solution_length"]["max"] == solved.max()
+    assert s["boards_per_second"] == pytest.approx(60 / result.wall_seconds)
+    json.dumps(s)  # plain JSON
+    table = str(s)
+    for word in ("solvable", "unsolvable", "unknown", "median", "p90", "p99", "nodes", "boards/s"):
+        assert word in table
+    assert str(result) == table and "60 boards" in repr(result)
+
+
+def test_records_and_pandas(analysed):
+    boards, result = analysed
+    records = result.to_records()
+    assert len(records) == 60
+    for i, rec in enumerate(records):
+        assert rec["index"] == i
+        assert rec["verdict"] == llk.Verdict(int(result.verdict[i])).name.lower()
+        assert rec["nodes"] == result.nodes[i] and rec["moves"] == result.moves[i]
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(records)
+    assert list(frame["nodes"]) == result.nodes.tolist()
+    assert (frame["verdict"] == "solvable").sum() == result.summary()["verdicts"]["solvable"]["count"]
+
+
+def test_to_dict_is_json_and_concat_round_trips(analysed):
+    _, result = analysed
+    data = json.loads(json.dumps(result.to_dict()))
+    assert data["boards"]["nodes"] == result.nodes.tolist()
+    assert data["summary"]["boards"] == 60
+    parts = [Analysis(*(getattr(result, f)[a:b] for f in batch.FIELDS), result.moves[a:b])
+             for a, b in ((0, 13), (13, 13), (13, 60))]
+    joined = Analysis.concat(parts)
+    assert joined.same_results(result) and joined.moves == result.moves
+    shuffled = Analysis.concat(parts[::-1])
+    assert not shuffled.same_results(result)
+    with pytest.raises(ValueError, match="entries"):
+        Analysis([1, 0], [1], [1, 1], [1, 1], [0.1, 0.2])
+
+
+def test_llkcore_dask_imports_without_dask_and_says_what_to_install(monkeypatch):
+    import llkcore.dask as llk_dask
+    monkeypatch.setitem(sys.modules, "dask", None)  # import dask now fails
+    monkeypatch.setitem(sys.modules, "dask.bag", None)
+    with pytest.raises(ImportError, match=r"llkcore\[dask\]"):
+        llk_dask.analyze([[[1, 1]]])

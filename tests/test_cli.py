@@ -1,0 +1,327 @@
+"""The ``llk`` command end to end on files in a temp dir: generate, moves, solve, render, analyze;
+every file format; malformed files and bad option values give one clear line and exit code 2."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import llkcore as llk
+from llkcore import cli
+
+BIN = Path(sys.executable).parent
+
+
+def run(capsys, *argv):
+    """main(argv) in this process: (exit code, stdout, stderr)."""
+    code = cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_error_line(err, command):
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(f"llk {command}: error: "), err
+    return lines[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# generate, then read the file back with every other command
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("ext", [".txt", ".json", ".npy"])
+def test_generate_writes_each_format_and_the_other_commands_read_it(tmp_path, capsys, ext):
+    path = tmp_path / f"board{ext}"
+    code, out, err = run(capsys, "generate", "6x8", "--seed", 11, "-o", path)
+    assert code == 0, err
+    expected = llk.generate(6, 8, solvable=False, seed=11)
+    if ext == ".npy":
+        assert np.array_equal(np.load(path), expected.grid)
+    elif ext == ".json":
+        data = json.loads(path.read_text())
+        assert data["grid"] == expected.grid.tolist() and data["seed"] == 11
+    else:
+        assert path.read_text() == expected.to_text()
+
+    code, out, err = run(capsys, "moves", path)
+    assert code == 0, err
+    listed = [tuple(tuple(int(v) for v in p.split(",")) for p in line.split()) for line in out.splitlines()]
+    assert listed == expected.moves()
+    code, out, _ = run(capsys, "moves", path, "--json")
+    assert [tuple(map(tuple, (m[:2], m[2:]))) for m in json.loads(out)] == expected.moves()
+
+    code, out, err = run(capsys, "render", path)
+    assert code == 0, err
+    assert llk.board.parse_text(out) == expected.grid.tolist()
+
+
+def test_generate_to_stdout_is_deterministic_per_seed(capsys):
+    _, first, _ = run(capsys, "generate", "8x6", "--seed", 3)
+    _, again, _ = run(capsys, "generate", "8x6", "--seed", 3)
+    _, other, _ = run(capsys, "generate", "8x6", "--seed", 4)
+    assert first == again != other
+    assert llk.Board.from_text(first).shape == (8, 6)
+
+
+def test_generate_solvable_carries_its_certificate(tmp_path, capsys):
+    path = tmp_path / "deal.json"
+    code, _, err = run(capsys, "generate", "6x6", "--solvable", "--seed", 5, "-o", path)
+    assert code == 0, err
+    data = json.loads(path.read_text())
+    moves = [((m[0], m[1]), (m[2], m[3])) for m in data["certificate"]]
+    assert llk.verify(np.array(data["grid"]), moves)
+
+
+def test_generate_rules_options_go_into_json(tmp_path, capsys):
+    path = tmp_path / "g.json"
+    code, _, err = run(capsys, "generate", "6x6", "--seed", 1, "--gravity", "down", "--no-border",
+                       "--turns", 3, "-o", path)
+    assert code == 0, err
+    data = json.loads(path.read_text())
+    assert data["rules"] == {"max_turns": 3, "border": False, "gravity": "down"}
+    # moves reads the rules from the file.
+    code, out, _ = run(capsys, "moves", path)
+    board = llk.Board(data["grid"], rules=llk.Rules(max_turns=3, border=False, gravity="down"))
+    assert len(out.splitlines()) == len(board.moves())
+
+
+# ---------------------------------------------------------------------------------------------
+# solve and render
+# ---------------------------------------------------------------------------------------------
+
+def test_solve_prints_the_verdict_and_a_replayable_solution(tmp_path, capsys):
+    for seed in range(30):
+        board = llk.generate(6, 6, solvable=False, seed=seed)
+        if llk.solve(board).verdict == llk.Verdict.SOLVABLE:
+            break
+    path = tmp_path / "b.txt"
+    path.write_text(board.to_text())
+    code, out, err = run(capsys, "solve", path, "--svg", tmp_path / "s.svg", "--json",
+                         tmp_path / "s.json")
+    assert code == 0, err
+    data = json.loads((tmp_path / "s.json").read_text())
+    ref = llk.solve(board)
+    assert data["verdict"] == "solvable" and data["nodes"] == ref.nodes
+    moves = [((m[0], m[1]), (m[2], m[3])) for m in data["moves"]]
+    assert llk.verify(board.grid, moves)
+    root = ET.parse(tmp_path / "s.svg").getroot()
+    steps = [e for e in root.iter() if e.get("class") == "step"]
+    assert len(steps) == 2 * len(moves)
+    # Text output: the verdict line, then one numbered line per move.
+    code, out, _ = run(capsys, "solve", path)
+    lines = out.splitlines()
+    assert lines[0].startswith("solvable")
+    assert len(lines) == 1 + len(moves)
+
+
+def test_solve_reports_unsolvable(tmp_path, capsys):
+    path = tmp_path / "stuck.txt"
+    path.write_text("1 2\n2 1\n")
+    code, out, err = run(capsys, "solve", path, "--no-border")
+    assert code == 0, err
+    assert out.startswith("unsolvable")
+
+
+def test_render_svg_with_a_path(tmp_path, capsys):
+    path = tmp_path / "b.txt"
+    path.write_text("2 3 2\n4 5 4\n")
+    svg = tmp_path / "b.svg"
+    code, _, err = run(capsys, "render", path, "-o", svg, "--path", "0,0,0,2")
+    assert code == 0, err
+    root = ET.parse(svg).getroot()
+    (line,) = [e for e in root.iter() if e.get("class") == "path"]
+    corners = llk.find_path([[2, 3, 2], [4, 5, 4]], (0, 0), (0, 2))
+    assert line.get("data-points") == " ".join(f"{r},{c}" for r, c in corners)
+    # Text with the path overlay.
+    code, out, _ = run(capsys, "render", path, "--path", "0,0,0,2")
+    assert code == 0 and out.count("[2]") == 2
+    # Pairs that do not link: exit 1; points off the board: a usage error.
+    code, _, err = run(capsys, "render", path, "--path", "0,1,1,1")
+    assert code == 1 and "do not link" in err
+    code, _, err = run(capsys, "render", path, "--path", "0,0,9,9")
+    assert code == 2
+    one_error_line(err, "render")
+
+
+def test_render_numbered_solution_needs_an_svg(tmp_path, capsys):
+    path = tmp_path / "b.txt"
+    path.write_text("1 2\n1 2\n")
+    code, _, err = run(capsys, "render", path, "-o", tmp_path / "s.svg", "--solution")
+    assert code == 0, err
+    ET.parse(tmp_path / "s.svg")
+    code, _, err = run(capsys, "render", path, "--solution")
+    assert code == 2
+    one_error_line(err, "render")
+
+
+# ---------------------------------------------------------------------------------------------
+# analyze
+# ---------------------------------------------------------------------------------------------
+
+def test_analyze_matches_solving_the_same_seeded_deals(tmp_path, capsys):
+    out_json = tmp_path / "a.json"
+    code, out, err = run(capsys, "analyze", "--size", "6x6", "--count", 24, "--seed", 9,
+                         "--workers", 2, "--json", out_json, "-q")
+    assert code == 0, err
+    assert "solvable" in out and "24 boards" in out
+    data = json.loads(out_json.read_text())
+    verdicts, nodes = [], []
+    for i in range(24):
+        board = llk.generate(6, 6, solvable=False, seed=cli.deal_seed(9, i))
+        sol = llk.solve(board)
+        verdicts.append(int(sol.verdict))
+        nodes.append(sol.nodes)
+    assert data["boards"]["verdict"] == verdicts
+    assert data["boards"]["nodes"] == nodes
+    assert data["summary"]["boards"] == 24
+    assert data["deals"] == {"rows": 6, "cols": 6, "count": 24, "copies": 4, "types": None,
+                             "solvable": False, "seed": 9}
+
+
+def test_analyze_json_to_stdout_keeps_the_table_apart(capsys):
+    code, out, err = run(capsys, "analyze", "--size", "4x4", "--count", 5, "--json", "-", "-q",
+                         "--keep-moves")
+    assert code == 0
+    data = json.loads(out)  # stdout is the JSON alone
+    assert len(data["boards"]["moves"]) == 5 and "verdict" in err
+
+
+def test_analyze_shows_progress_and_passes_rules(capsys):
+    code, out, err = run(capsys, "analyze", "--size", "4x6", "--count", 10, "--gravity", "down",
+                         "--no-border", "--workers", 1)
+    assert code == 0
+    assert "gravity=down" in out and "border=False" in out
+    assert "analyze" in err  # the progress bar (or plain line) on stderr
+
+
+def test_deal_seeds_are_independent_per_index_and_run():
+    seeds = {cli.deal_seed(s, i) for s in range(5) for i in range(200)}
+    assert len(seeds) == 1000
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input: one line, exit code 2
+# ---------------------------------------------------------------------------------------------
+
+MALFORMED = {
+    "letters.txt": b"1 2\n1 x\n",
+    "ragged.txt": b"1 2 3\n1 2\n",
+    "empty.txt": b"\n\n",
+    "binary.txt": b"\xff\xfe\x00\x01",
+    "syntax.json": b"[[1, 2], [1, 2",
+    "shape.json": b"{\"rows\": 2}",
+    "floats.json": b"[[1.5, 2], [1, 2]]",
+    "badrules.json": b"{\"grid\": [[1, 1]], \"rules\": {\"gravity\": \"sideways\"}}",
+    "notnpy.npy": b"this is not an npy file",
+}
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+@pytest.mark.parametrize("command", ["solve", "moves", "render"])
+def test_malformed_file_gives_one_line_and_exit_2(tmp_path, capsys, name, command):
+    path = tmp_path / name
+    path.write_bytes(MALFORMED[name])
+    code, out, err = run(capsys, command, path)
+    assert code == 2
+    line = one_error_line(err, command)
+    assert name in line
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("array", [np.ones((2, 2, 2), np.int32), np.full((2, 2), 0.5),
+                                   np.array([[1, 2]], dtype=object)])
+def test_malformed_npy_gives_one_line_and_exit_2(tmp_path, capsys, array):
+    path = tmp_path / "bad.npy"
+    np.save(path, array, allow_pickle=True)
+    code, _, err = run(capsys, "moves", path)
+    assert code == 2
+    one_error_line(err, "moves")
+
+
+def test_missing_file_gives_one_line_and_exit_2(tmp_path, capsys):
+    code, _, err = run(capsys, "solve", tmp_path / "nope.txt")
+    assert code == 2
+    assert "nope.txt" in one_error_line(err, "solve")
+
+
+@pytest.mark.parametrize("argv, command", [
+    (["analyze", "--size", "40y40"], "analyze"),
+    (["analyze", "--size", "0x5"], "analyze"),
+    (["analyze", "--size", "3x3"], "analyze"),          # odd number of cells
+    (["analyze", "--count", "0"], "analyze"),
+    (["analyze", "--workers", "0"], "analyze"),
+    (["analyze", "--gravity", "sideways"], "analyze"),
+    (["analyze", "--strategy", "guess"], "analyze"),
+    (["analyze", "--time-limit", "-1"], "analyze"),
+    (["analyze", "--copies", "x"], "analyze"),
+    (["generate", "5000x2"], "generate"),
+    (["generate", "4x4", "--seed", "-3"], "generate"),
+    (["render", "b.txt", "--path", "1,2,3"], "render"),
+    (["solve"], "solve"),
+])
+def test_bad_option_values_give_one_line_and_exit_2(capsys, argv, command):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    one_error_line(err, command)
+
+
+def test_no_command_prints_help_and_exit_2(capsys):
+    code, _, err = run(capsys)
+    assert code == 2 and "analyze" in err
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and llk.__version__ in out
+
+
+# ---------------------------------------------------------------------------------------------
+# The installed entry points, as a user runs them
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("entry", [[str(BIN / "llk")], [sys.executable, "-m", "llkcore"]])
+def test_entry_points_run_end_to_end(tmp_path, entry):
+    env = dict(os.environ)
+    board = tmp_path / "b.txt"
+    done = subprocess.run(entry + ["generate", "4x4", "--seed", "1", "-o", str(board)],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    done = subprocess.run(entry + ["moves", str(board)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == len(llk.Board.from_text(board.read_text()).moves())
+    board.write_text("1 1\n1 oops\n")
+    done = subprocess.run(entry + ["solve", str(board)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1 and "oops" in done.stderr
+
+
+def test_ctrl_c_stops_analyze_promptly(tmp_path):
+    """A real SIGINT to a running ``llk analyze`` over a million deals: it stops within seconds,
+    says so, exits 130, and leaves no thread behind (the process would hang otherwise)."""
+    proc = subprocess.Popen([str(BIN / "llk"), "analyze", "--size", "10x10", "--count", "1000000",
+                             "--workers", "2"], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        # The first progress output means Python is up and boards are being solved.
+        first = proc.stderr.read(1)
+        time.sleep(0.5)
+        assert first and proc.poll() is None, proc.communicate()
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+        stopped = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, err
+    assert "interrupted" in err
+    assert stopped < 10, stopped

@@ -1,0 +1,107 @@
+"""llkcore.dask on a real distributed.LocalCluster with worker processes: the same Analysis as
+the local llk.analyze. Skipped when the [dask] extra is not installed."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+dask = pytest.importorskip("dask")
+pytest.importorskip("dask.bag")
+distributed = pytest.importorskip("distributed")
+
+import dask.array as da  # noqa: E402
+import dask.bag as db  # noqa: E402
+
+import llkcore as llk  # noqa: E402
+import llkcore.dask as llk_dask  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                       dashboard_address=None, silence_logs=40)
+    c = distributed.Client(cluster)
+    try:
+        yield c
+    finally:
+        c.close()
+        cluster.close()
+
+
+@pytest.fixture(scope="module")
+def boards():
+    rules = llk.Rules(gravity="down")
+    return ([llk.generate(6, 8, solvable=False, seed=i) for i in range(20)]
+            + [llk.generate(8, 6, solvable=False, seed=100 + i, rules=rules) for i in range(10)])
+
+
+def test_module_names_the_real_dask():
+    assert llk_dask.__name__ == "llkcore.dask"
+    assert sys.modules["dask"] is dask and hasattr(dask, "delayed")
+    # import llkcore alone never imports Dask.
+    code = "import llkcore, sys; print('dask' in sys.modules, 'distributed' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd="/", check=True).stdout
+    assert out.split() == ["False", "False"]
+
+
+def test_bag_on_a_process_cluster_equals_local_analyze(client, boards):
+    local = llk.analyze(boards, workers=1, keep_moves=True)
+    bag = db.from_sequence(boards, npartitions=7)
+    with distributed.get_task_stream(client) as stream:
+        remote = llk_dask.analyze(bag, keep_moves=True)
+    # The partitions really ran in the worker processes.
+    ran_on = {task["worker"] for task in stream.data if "analyze_partition" in task["key"]}
+    assert ran_on and ran_on <= set(client.scheduler_info()["workers"])
+    assert isinstance(remote, llk.Analysis)
+    assert remote.same_results(local)
+    assert remote.moves == local.moves
+    for name in ("verdict", "initial_moves", "solution_length", "nodes"):
+        assert np.array_equal(getattr(remote, name), getattr(local, name))
+    assert remote.workers == 2 and remote.wall_seconds > 0
+    assert remote.summary()["verdicts"] == local.summary()["verdicts"]
+
+
+def test_dask_array_on_the_cluster_equals_local_analyze(client, boards):
+    stack = np.stack([b.grid for b in boards[:20]])
+    local = llk.analyze(stack, workers=2)
+    for chunks in ((6, 6, 8), (5, 3, 4)):  # the second needs rechunking to whole boards
+        arr = da.from_array(stack, chunks=chunks)
+        remote = llk_dask.analyze(arr, threads=1)
+        assert remote.same_results(local)
+
+
+def test_rules_and_limits_reach_the_workers(client, boards):
+    grids = [b.grid for b in boards[:20]]
+    rules = llk.Rules(border=False)
+    local = llk.analyze(grids, rules=rules, node_limit=3, strategy="exact")
+    remote = llk_dask.analyze(db.from_sequence(grids, npartitions=3), rules=rules, node_limit=3)
+    assert remote.same_results(local)
+    assert remote.rules == rules and remote.node_limit == 3
+
+
+def test_plain_inputs_and_the_default_scheduler(boards):
+    grids = [b.grid for b in boards[:12]]
+    local = llk.analyze(grids)
+    assert llk_dask.analyze(grids, npartitions=4, scheduler="sync").same_results(local)
+    assert llk_dask.analyze(np.stack(grids), npartitions=3, scheduler="threads").same_results(local)
+    assert len(llk_dask.analyze([], scheduler="sync")) == 0
+
+
+def test_bad_inputs_fail_before_computing():
+    with pytest.raises(TypeError, match="dask.bag.Bag"):
+        llk_dask.analyze({"not": "boards"})
+    with pytest.raises(llk.BoardError, match="shape"):
+        llk_dask.analyze(da.zeros((4, 4), dtype=np.int32))
+    with pytest.raises(llk.BoardError, match="integers"):
+        llk_dask.analyze(da.zeros((2, 4, 4), dtype=np.float32))
+    with pytest.raises(ValueError):
+        llk_dask.analyze(db.from_sequence([[[1, 1]]]), strategy="guess")
+    with pytest.raises(TypeError, match="npartitions"):
+        llk_dask.analyze(db.from_sequence([[[1, 1]]]), npartitions=2)
+    with pytest.raises(llk.BoardError, match="board 1"):
+        llk_dask.analyze(db.from_sequence([[[1, 1]], [[1, 2], [3]]], npartitions=1),
+                         scheduler="sync")

@@ -1,0 +1,443 @@
+"""Solvers: llk.solve / Solver / Solution / Verdict / verify against the reference engine.
+
+- "exact" agrees with llkref.solve_exhaustive (all move orders, no pruning theory) on random small
+  boards of every rule variant; each of its prunings (backjumping, relaxed peeling) is checked on
+  its own on bigger boards by switching it off;
+- the heuristics play exactly the moves of llkref's greedy_freedom / greedy_mobility / matching
+  and never answer UNSOLVABLE on a board whose counts are even;
+- every SOLVABLE answer is replayed by llk.verify and by llkref.verify;
+- solving never changes the caller's Board; same board, same answer (moves and nodes);
+- budgets end in UNKNOWN; bad arguments raise clear errors.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import llkcore as llk
+import llkref
+from conftest import GRAVITIES, examples, grids, ref_kwargs, rules_st
+from llkcore._core import solve as _kernel
+
+REF_NODE_LIMIT = 2000
+HEURISTICS = {"greedy-freedom": llkref.greedy_freedom, "greedy-mobility": llkref.greedy_mobility,
+              "matching": llkref.matching}
+
+
+def even_counts(grid):
+    """grid with one tile of every odd-count type emptied, so every type has an even count."""
+    grid = [list(row) for row in grid]
+    counts = Counter(v for row in grid for v in row if v > 0)
+    for r, row in enumerate(grid):
+        for c, v in enumerate(row):
+            if v > 0 and counts[v] % 2:
+                grid[r][c] = 0
+                counts[v] -= 1
+    return grid
+
+
+def assert_certificate(grid, sol, rules):
+    """A SOLVABLE answer carries moves that both engines replay to a clear board."""
+    assert sol.verdict == llk.Verdict.SOLVABLE
+    assert isinstance(sol.moves, list)
+    for a, b in sol.moves:
+        assert a < b and all(type(v) is int for v in (*a, *b)), sol.moves
+    assert llk.verify(grid, sol.moves, rules=rules)
+    assert llkref.verify(grid, sol.moves, **ref_kwargs(rules, gravity=True))
+
+
+small_boards = grids(max_rows=6, max_cols=6, max_types=4)
+
+
+# ---------------------------------------------------------------------------------------------
+# exact vs the exhaustive reference
+# ---------------------------------------------------------------------------------------------
+
+@settings(max_examples=examples(250), deadline=None)
+@given(grid=small_boards, rules=rules_st(gravity=True, turns=(0, 1, 2, 3)))
+def test_exact_agrees_with_exhaustive_search(grid, rules):
+    grid = even_counts(grid)
+    solvable, _, _ = llkref.solve_exhaustive(grid, node_limit=REF_NODE_LIMIT,
+                                             **ref_kwargs(rules, gravity=True))
+    assume(solvable is not None)
+    sol = llk.solve(grid, rules=rules)
+    assert sol.strategy == "exact"
+    assert sol.verdict == (llk.Verdict.SOLVABLE if solvable else llk.Verdict.UNSOLVABLE), (grid, rules)
+    if solvable:
+        assert_certificate(grid, sol, rules)
+    else:
+        assert sol.moves is None
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(grid=grids(min_side=2, max_rows=5, max_cols=5, max_types=3, walls=False),
+       rules=rules_st(gravity=True, turns=(1, 2, 3)))
+def test_exact_agrees_on_full_boards(grid, rules):
+    """Crowded boards (few empty cells, no walls) are where the pruning theory works hardest."""
+    grid = even_counts([[v if v != 0 else 1 for v in row] for row in grid])
+    solvable, _, _ = llkref.solve_exhaustive(grid, node_limit=REF_NODE_LIMIT,
+                                             **ref_kwargs(rules, gravity=True))
+    assume(solvable is not None)
+    sol = llk.solve(grid, rules=rules)
+    assert sol.verdict == (llk.Verdict.SOLVABLE if solvable else llk.Verdict.UNSOLVABLE), (grid, rules)
+    if solvable:
+        assert_certificate(grid, sol, rules)
+
+
+def _kernel_status(board, options):
+    r = board.rules
+    status, moves, nodes = _kernel.solve_state(board._state.copy(), 0, r.max_turns, r.gravity_code,
+                                               400_000, -1.0, 1 << 20, 0, options)
+    return status, moves
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_each_pruning_is_sound_on_its_own(seed):
+    """Backjumping (options 1 off) and the relaxed peeling (2 off), alone and together, give the
+    same verdict as the full search on seeded deals too big for the reference."""
+    rng = np.random.default_rng(seed)
+    rows, cols = int(rng.integers(4, 9)), int(rng.integers(4, 9))
+    copies = int(rng.choice([2, 4, 4, 6]))
+    rules = llk.Rules(max_turns=int(rng.choice([1, 2, 2, 3])), border=bool(rng.random() < 0.7))
+    layout = np.where(rng.random((rows, cols)) < 0.15, -1, 1).astype(np.int32)
+    if (layout > 0).sum() % 2:
+        layout[tuple(np.argwhere(layout > 0)[0])] = 0
+    board = llk.generate(rows, cols, copies=copies, solvable=False, seed=seed, layout=layout,
+                         rules=rules)
+    results = {opt: _kernel_status(board, opt) for opt in (0, 1, 2, 3)}
+    verdicts = {opt: status for opt, (status, _) in results.items()}
+    assert set(verdicts.values()) <= {0, 1}, verdicts       # all decided within the budget
+    assert len(set(verdicts.values())) == 1, (seed, verdicts)
+    sol = llk.solve(board)
+    assert int(sol.verdict) == verdicts[0]
+    if sol.verdict == llk.Verdict.SOLVABLE:
+        assert llk.verify(board, sol.moves)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(seed=st.integers(0, 10**6), rows=st.integers(3, 7), cols=st.integers(3, 7),
+       copies=st.sampled_from([4, 6]), turns=st.sampled_from([1, 2]), border=st.booleans())
+def test_backjumping_agrees_with_the_plain_search(seed, rows, cols, copies, turns, border):
+    """Full search vs the plain pairing search (no backjumping, no peeling, no greedy tries) on
+    crowded deals whose types have 4 to 8 tiles: deep enough for backjumps to happen."""
+    if rows * cols % 2:
+        cols += 1
+    board = llk.generate(rows, cols, copies=copies, solvable=False, seed=seed,
+                         rules=llk.Rules(max_turns=turns, border=border))
+    full, moves = _kernel_status(board, 0)
+    plain, _ = _kernel_status(board, 1 | 2 | 8)
+    assert full == plain, (seed, rows, cols, copies, turns, border, full, plain)
+    if full == 1:
+        sol = llk.solve(board)
+        assert llk.verify(board, sol.moves)
+
+
+def test_backjumping_regression_type_with_six_tiles():
+    # Type 1 has six tiles. Backjumping once forgot that a node's partners for x had been
+    # narrowed by an earlier commitment of x's type, and called this clearable board dead.
+    text = """5 6 3 7 5
+              1 3 1 4 2
+              4 6 5 4 1
+              1 3 4 7 1
+              7 7 2 6 1
+              5 6 2 3 2"""
+    rules = llk.Rules(max_turns=1, border=False)
+    board = llk.Board.from_text(text, rules=rules)
+    grid = board.grid.tolist()
+    assert llkref.solve_exhaustive(grid, max_turns=1, border=False)[0] is True
+    assert_certificate(grid, llk.solve(board), rules)
+    for options in (2 | 8, 8):
+        assert _kernel_status(board, options)[0] == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# heuristics: exactly the seeds' strategies (llkref), never UNSOLVABLE
+# ---------------------------------------------------------------------------------------------
+
+@settings(max_examples=examples(120), deadline=None)
+@given(grid=grids(max_rows=7, max_cols=7, max_types=4),
+       rules=rules_st(gravity=True, turns=(0, 1, 2, 3)),
+       strategy=st.sampled_from(sorted(HEURISTICS)))
+def test_heuristics_play_the_reference_moves(grid, rules, strategy):
+    grid = even_counts(grid)
+    expected = HEURISTICS[strategy](grid, **ref_kwargs(rules, gravity=True))
+    sol = llk.solve(grid, rules=rules, strategy=strategy)
+    assert sol.strategy == strategy
+    if expected is None:
+        assert sol.verdict == llk.Verdict.UNKNOWN and sol.moves is None
+        assert sol.reason == "stuck"
+    else:
+        assert sol.moves == expected
+        assert_certificate(grid, sol, rules)
+
+
+@pytest.mark.parametrize("strategy", sorted(HEURISTICS))
+@pytest.mark.parametrize("gravity", [None, "down"])
+def test_heuristics_never_say_unsolvable(strategy, gravity):
+    rules = llk.Rules(gravity=gravity)
+    seen = Counter()
+    for seed in range(25):
+        board = llk.generate(8, 6, solvable=False, seed=seed, rules=rules)
+        sol = llk.solve(board, strategy=strategy)
+        seen[sol.verdict] += 1
+        assert sol.verdict != llk.Verdict.UNSOLVABLE
+        if sol.verdict == llk.Verdict.SOLVABLE:
+            assert llk.verify(board, sol.moves)
+    assert seen[llk.Verdict.UNKNOWN] + seen[llk.Verdict.SOLVABLE] == 25
+
+
+@pytest.mark.parametrize("strategy", llk.STRATEGIES)
+def test_odd_count_is_unsolvable_at_once(strategy):
+    grid = [[1, 1, 2], [3, 3, 0]]
+    sol = llk.solve(grid, strategy=strategy)
+    assert sol.verdict == llk.Verdict.UNSOLVABLE
+    assert sol.reason == "odd_count" and sol.nodes == 0 and sol.moves is None
+
+
+# ---------------------------------------------------------------------------------------------
+# hand cases
+# ---------------------------------------------------------------------------------------------
+
+def test_crossed_pairs_are_unsolvable_and_greedy_gets_stuck():
+    # The last two A's and B's cross in a 2x2 block: each pair is cut off by the other, with
+    # or without the ring (a way round takes 3 turns).
+    grid = [[1, 2], [2, 1]]
+    for border in (True, False):
+        rules = llk.Rules(border=border)
+        assert llkref.solve_exhaustive(grid, border=border)[0] is False
+        assert llk.solve(grid, rules=rules).verdict == llk.Verdict.UNSOLVABLE
+        assert llk.solve(grid, rules=rules, strategy="greedy-freedom").verdict == llk.Verdict.UNKNOWN
+    # Three turns go round the block on the ring.
+    rules = llk.Rules(max_turns=3)
+    sol = llk.solve(grid, rules=rules)
+    assert_certificate(grid, sol, rules)
+
+
+def test_exact_solves_what_the_greedy_player_does_not():
+    """A seeded deal that greedy-freedom gets stuck on but that can be cleared."""
+    for seed in range(200):
+        board = llk.generate(6, 6, solvable=False, seed=seed)
+        grid = board.grid.tolist()
+        if llkref.greedy_freedom(grid) is None:
+            solvable, _, _ = llkref.solve_exhaustive(grid, node_limit=20_000)
+            if solvable:
+                break
+    else:
+        pytest.fail("no such deal among 200 seeds")
+    assert llk.solve(board, strategy="greedy-freedom").verdict == llk.Verdict.UNKNOWN
+    assert_certificate(grid, llk.solve(board), board.rules)
+
+
+def test_empty_and_wall_only_boards_are_solved_with_no_moves():
+    for grid in ([[0, 0], [0, 0]], [[-1, 0], [0, -3]]):
+        for strategy in llk.STRATEGIES:
+            sol = llk.solve(grid, strategy=strategy)
+            assert sol.verdict == llk.Verdict.SOLVABLE and sol.moves == [] and sol.nodes == 0
+            assert llk.verify(grid, sol.moves)
+
+
+def test_two_tiles_per_type_is_decided_by_closure():
+    # Every type has exactly two tiles: the pairing is forced, the root's closure decides.
+    board = llk.generate(10, 10, copies=2, solvable=False, seed=3)
+    sol = llk.solve(board)
+    assert sol.verdict != llk.Verdict.UNKNOWN and sol.nodes == 1
+    ref = llkref.solve_exhaustive(board.grid.tolist(), node_limit=200_000)
+    if ref[0] is not None:
+        assert (sol.verdict == llk.Verdict.SOLVABLE) == ref[0]
+
+
+def test_big_random_deal_is_decided_and_certificates_of_solvable_deals_replay():
+    # 40x40 random deals are essentially never clearable: the relaxed peeling proves it at once.
+    sol = llk.solve(llk.generate(40, 40, solvable=False, seed=5), node_limit=1000)
+    assert sol.verdict != llk.Verdict.UNKNOWN
+    for seed in range(5):
+        board = llk.generate(18, 8, seed=seed)          # solvable by construction
+        sol = llk.solve(board, node_limit=200_000)
+        assert_certificate(board.grid.tolist(), sol, board.rules)
+
+
+# ---------------------------------------------------------------------------------------------
+# the caller's board, determinism, budgets
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("strategy", llk.STRATEGIES)
+@pytest.mark.parametrize("gravity", [None, "left"])
+def test_solve_never_changes_the_board(strategy, gravity):
+    board = llk.generate(8, 8, solvable=False, seed=11, rules=llk.Rules(gravity=gravity))
+    move = board.moves()[0]
+    board.remove(*move)
+    before = (board.grid.copy(), board.history, board.tiles_left, board.index.types())
+    sol = llk.solve(board, strategy=strategy, node_limit=5000)
+    assert np.array_equal(board.grid, before[0])
+    assert (board.history, board.tiles_left, board.index.types()) == before[1:]
+    assert board.undo() and board.grid.tolist() != before[0].tolist()
+    board.redo()
+    if sol.verdict == llk.Verdict.SOLVABLE:
+        assert llk.verify(board, sol.moves)
+        assert np.array_equal(board.grid, before[0])
+
+
+@pytest.mark.parametrize("gravity", [None, "down"])
+def test_same_board_same_answer(gravity):
+    rules = llk.Rules(gravity=gravity)
+    for seed in range(4):
+        board = llk.generate(12, 8, solvable=False, seed=seed, rules=rules)
+        for strategy in llk.STRATEGIES:
+            a = llk.solve(board, strategy=strategy, node_limit=20_000)
+            b = llk.Solver(rules=rules, strategy=strategy, node_limit=20_000).solve(board.grid.tolist())
+            assert (a.verdict, a.moves, a.nodes, a.reason) == (b.verdict, b.moves, b.nodes, b.reason)
+
+
+def test_node_and_time_budgets_end_in_unknown():
+    board = llk.generate(18, 8, solvable=False, seed=164)    # needs thousands of nodes
+    full = llk.solve(board)
+    assert full.verdict != llk.Verdict.UNKNOWN and full.nodes > 10
+    small = llk.solve(board, node_limit=10)
+    assert small.verdict == llk.Verdict.UNKNOWN and small.reason == "node_limit"
+    assert small.nodes <= 10 and small.moves is None
+    assert llk.solve(board, node_limit=0).verdict == llk.Verdict.UNKNOWN
+    timed = llk.solve(board, time_limit=0)
+    assert timed.verdict == llk.Verdict.UNKNOWN and timed.reason == "time_limit"
+    assert llk.solve(board, node_limit=full.nodes).verdict == full.verdict
+    grav = llk.generate(18, 8, solvable=False, seed=1, rules=llk.Rules(gravity="down"))
+    sol = llk.solve(grav, node_limit=50)
+    assert sol.verdict == llk.Verdict.UNKNOWN or sol.nodes <= 50
+
+
+def test_a_tiny_memo_changes_nothing_but_work():
+    for seed in (164, 7):
+        board = llk.generate(18, 8, solvable=False, seed=seed)
+        big = llk.Solver().solve(board)
+        tiny = llk.Solver(memo_entries=4).solve(board)
+        assert tiny.verdict == big.verdict != llk.Verdict.UNKNOWN
+        if tiny.verdict == llk.Verdict.SOLVABLE:
+            assert llk.verify(board, tiny.moves)
+
+
+def test_solution_and_verdict_types():
+    assert [int(v) for v in (llk.Verdict.SOLVABLE, llk.Verdict.UNSOLVABLE, llk.Verdict.UNKNOWN)] == [1, 0, -1]
+    assert llk.STRATEGIES == ("exact", "greedy-freedom", "greedy-mobility", "matching")
+    sol = llk.solve([[1, 1]])
+    assert sol.solvable is True and sol.moves == [((0, 0), (0, 1))] and sol.seconds >= 0
+    with pytest.raises(Exception):
+        sol.verdict = llk.Verdict.UNKNOWN       # frozen
+    assert "SOLVABLE" in repr(sol)
+    assert llk.solve([[1, 2], [2, 1]]).solvable is False
+    assert llk.solve([[1, 2], [2, 1]], strategy="matching").solvable is None
+
+
+# ---------------------------------------------------------------------------------------------
+# verify
+# ---------------------------------------------------------------------------------------------
+
+def test_verify_accepts_legal_clearing_sequences_only():
+    grid = [[1, 2, 2, 1]]
+    good = [((0, 1), (0, 2)), ((0, 0), (0, 3))]
+    assert llk.verify(grid, good)
+    assert llk.verify(grid, np.array([[0, 1, 0, 2], [0, 0, 0, 3]]))
+    assert llk.verify(grid, np.array(good))
+    assert llk.verify(grid, [(0, 1, 0, 2), (0, 0, 0, 3)])
+    assert not llk.verify(grid, good[:1])                       # board not clear
+    assert llk.verify(grid, good[::-1])                         # round by the ring
+    inside = llk.Rules(border=False)
+    assert llk.verify(grid, good, rules=inside)
+    assert not llk.verify(grid, good[::-1], rules=inside)       # blocked when played
+    assert not llk.verify(grid, [((0, 0), (0, 1))] + good)      # two types
+    assert not llk.verify(grid, good + [((0, 1), (0, 2))])      # empty cells
+    assert not llk.verify(grid, [((0, 1), (0, 9)), ((0, 0), (0, 3))])   # off the board
+    assert not llk.verify(grid, [((0, 1), (0, 1))])             # same cell
+    assert not llk.verify([[1, -1, 1]], [((0, 0), (0, 2))], rules=llk.Rules(border=False))
+    assert llk.verify([[1, -1, 1]], [((0, 0), (0, 2))])         # round the wall on the ring
+    assert llk.verify([[0, 0]], [])
+    assert not llk.verify(grid, [])
+
+
+def test_verify_replays_gravity_and_leaves_a_board_alone():
+    rules = llk.Rules(gravity="down")
+    board = llk.generate(6, 6, seed=2, rules=rules)
+    sol = llk.solve(board)
+    assert sol.verdict == llk.Verdict.SOLVABLE
+    before = board.grid.copy()
+    assert llk.verify(board, sol.moves)
+    assert np.array_equal(board.grid, before) and board.history == []
+    assert llk.verify(board.grid.copy(), sol.moves, rules=rules)
+    # The same moves without gravity are (almost surely) not a clearing sequence.
+    assert llk.verify(board.grid.copy(), sol.moves) == llkref.verify(board.grid.tolist(), sol.moves)
+
+
+@pytest.mark.parametrize("moves, error", [
+    (5, TypeError), ("ab", TypeError), ([5], TypeError), ([((0, 0),)], ValueError),
+    ([((0, 0), (0, 1), (0, 2))], ValueError), ([((0, 0), (0,))], ValueError),
+    ([((0.0, 0), (0, 1))], TypeError), ([((True, 0), (0, 1))], TypeError),
+    (np.zeros((2, 3), dtype=int), ValueError), (np.zeros((1, 4), dtype=float), TypeError),
+])
+def test_verify_rejects_malformed_moves(moves, error):
+    with pytest.raises(error):
+        llk.verify([[1, 1]], moves)
+
+
+def test_verify_checks_rules_and_grid():
+    board = llk.Board([[1, 1]], rules=llk.Rules(border=False))
+    with pytest.raises(ValueError):
+        llk.verify(board, [((0, 0), (0, 1))], rules=llk.Rules())
+    with pytest.raises(llk.BoardError):
+        llk.verify([[1, 1], [1]], [])
+    with pytest.raises(TypeError):
+        llk.verify([[1, 1]], [], rules="down")
+
+
+# ---------------------------------------------------------------------------------------------
+# bad arguments
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kwargs, error", [
+    (dict(strategy="dfs"), ValueError), (dict(strategy=None), TypeError), (dict(strategy=1), TypeError),
+    (dict(node_limit=-1), ValueError), (dict(node_limit=1.5), TypeError), (dict(node_limit=True), TypeError),
+    (dict(node_limit="10"), TypeError), (dict(time_limit=-0.1), ValueError),
+    (dict(time_limit=float("nan")), ValueError), (dict(time_limit="1"), TypeError),
+    (dict(time_limit=False), TypeError), (dict(rules="down"), TypeError),
+])
+def test_bad_arguments_raise(kwargs, error):
+    with pytest.raises(error):
+        llk.solve([[1, 1]], **kwargs)
+    with pytest.raises(error):
+        llk.Solver(**kwargs)
+
+
+def test_bad_boards_and_conflicting_rules_raise():
+    with pytest.raises(llk.BoardError):
+        llk.solve([[1, 1], [2]])
+    with pytest.raises(llk.BoardError):
+        llk.solve("1 1")
+    board = llk.Board([[1, 1]], rules=llk.Rules(max_turns=1))
+    with pytest.raises(ValueError):
+        llk.solve(board, rules=llk.Rules())
+    assert llk.solve(board, rules=llk.Rules(max_turns=1)).verdict == llk.Verdict.SOLVABLE
+    with pytest.raises(ValueError):
+        llk.Solver(memo_entries=1)
+    with pytest.raises(TypeError):
+        llk.Solver(memo_entries=2.0)
+
+
+def test_unlimited_budgets_are_accepted():
+    sol = llk.solve([[1, 1]], node_limit=None, time_limit=float("inf"))
+    assert sol.verdict == llk.Verdict.SOLVABLE
+    assert llk.solve([[1, 1]], node_limit=np.int64(5), time_limit=np.float32(1.0)).solvable
+
+
+@pytest.mark.parametrize("gravity", GRAVITIES)
+def test_solver_object_reuse(gravity):
+    rules = llk.Rules(gravity=gravity)
+    solver = llk.Solver(rules=rules, node_limit=50_000)
+    for seed in range(3):
+        board = llk.generate(6, 6, solvable=False, seed=seed, rules=rules)
+        sol = solver.solve(board)
+        ref = llkref.solve_exhaustive(board.grid.tolist(), node_limit=20_000, **ref_kwargs(rules, gravity=True))
+        if ref[0] is not None and sol.verdict != llk.Verdict.UNKNOWN:
+            assert (sol.verdict == llk.Verdict.SOLVABLE) == ref[0]
+        if sol.verdict == llk.Verdict.SOLVABLE:
+            assert llk.verify(board, sol.moves)
