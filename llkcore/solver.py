@@ -3,11 +3,12 @@
 Strategies (DESIGN §3):
 
 ``"exact"``
-    The only strategy that may answer UNSOLVABLE. Without gravity it searches pairings (who is
-    removed with whom), not move orders, closing every node under the safe steps and proving
-    dead states with a relaxed peeling test and a table of known dead states; with gravity it
-    searches moves with a table of dead positions. A node or time budget that runs out gives
-    UNKNOWN, never a guess.
+    The only strategy that may answer UNSOLVABLE. It looks at the root, lets the two greedy
+    players try for a cheap certificate, then searches. Without gravity it searches pairings
+    (who is removed with whom), not move orders, closing every node under the safe steps,
+    proving dead states with a relaxed peeling test, backjumping over decisions a dead end does
+    not depend on and remembering dead states; with gravity it searches moves with a table of
+    dead positions. A node or time budget that runs out gives UNKNOWN, never a guess.
 ``"greedy-freedom"`` (seed 001)
     Remove the linkable pair whose tiles have the fewest empty neighbours; ties to the smallest pair.
 ``"greedy-mobility"`` (seed 004)
@@ -20,9 +21,14 @@ The heuristics answer SOLVABLE (with moves) or UNKNOWN, never UNSOLVABLE, except
 strategy answers UNSOLVABLE at once (nodes = 0) when some type has an odd number of tiles.
 
 ``nodes`` counts positions examined: one per search node for "exact" (a position after closure,
-or with gravity a position reached by a move), one per move chosen for "greedy-freedom", one per
-position chosen in or scored for "greedy-mobility", one per matching built or removal for
-"matching". Node counts are deterministic: the same board and rules give the same moves and nodes.
+or with gravity a position reached by a move; its greedy tries count as below), one per move
+chosen for "greedy-freedom", one per position chosen in or scored for "greedy-mobility", one per
+matching built or removal for "matching". ``node_limit`` caps that count. Node counts are
+deterministic: the same board and rules give the same moves and nodes.
+
+Memory: the exact search's table of dead states is capped (``MEMO_ENTRIES`` entries of 16 bytes,
+32 MiB by default, ``Solver(memo_entries=...)`` to change it); everything else it allocates is
+proportional to the board, so a long search does not grow the process.
 """
 from __future__ import annotations
 
@@ -64,7 +70,8 @@ class Verdict(IntEnum):
 
 
 _VERDICT_OF_STATUS = {0: Verdict.UNSOLVABLE, 1: Verdict.SOLVABLE, 2: Verdict.UNKNOWN,
-                      3: Verdict.UNKNOWN, 4: Verdict.UNKNOWN, 6: Verdict.UNSOLVABLE}
+                      3: Verdict.UNKNOWN, 4: Verdict.UNKNOWN, 6: Verdict.UNSOLVABLE,
+                      7: Verdict.UNKNOWN}
 
 
 @dataclass(frozen=True)
@@ -163,7 +170,7 @@ class Solver:
     """
 
     __slots__ = ("rules", "strategy", "node_limit", "time_limit", "memo_entries",
-                 "_code", "_nodes", "_seconds", "_memo")
+                 "_code", "_nodes", "_seconds", "_memo", "_cancel")
 
     def __init__(self, rules: Optional[Rules] = None, strategy: str = "exact",
                  node_limit: Optional[int] = None, time_limit: Optional[float] = None,
@@ -179,6 +186,17 @@ class Solver:
         self.time_limit = time_limit
         self._memo = _memo_entries(memo_entries)
         self.memo_entries = self._memo
+        # Read by the running kernels (GIL released) at every node; see cancel().
+        self._cancel = np.zeros(1, dtype=np.int32)
+
+    def cancel(self) -> None:
+        """Stop every solve running on this Solver, from any thread: each returns UNKNOWN with
+        reason "cancelled" at its next node. Later solves on this Solver stop at once too."""
+        self._cancel[0] = 1
+
+    @property
+    def cancelled(self) -> bool:
+        return bool(self._cancel[0])
 
     def __repr__(self) -> str:
         return (f"Solver(rules={self.rules!r}, strategy={self.strategy!r}, "
@@ -192,7 +210,7 @@ class Solver:
         state = board._state.copy()
         status, cells, nodes = _solve.solve_state(
             state, self._code, rules.max_turns, rules.gravity_code, self._nodes, self._seconds,
-            self._memo)
+            self._memo, cancel=self._cancel)
         verdict = _VERDICT_OF_STATUS[status]
         moves = None
         if cells is not None:

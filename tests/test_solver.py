@@ -441,3 +441,26 @@ def test_solver_object_reuse(gravity):
             assert (sol.verdict == llk.Verdict.SOLVABLE) == ref[0]
         if sol.verdict == llk.Verdict.SOLVABLE:
             assert llk.verify(board, sol.moves)
+
+
+def test_cancel_stops_a_running_search_from_another_thread():
+    """Solver.cancel() makes a long GIL-free search return UNKNOWN ("cancelled") promptly."""
+    import threading
+    import time
+
+    hard = llk.generate(18, 8, solvable=False, seed=230)   # ~3 * 10^5 nodes, tens of seconds
+    solver = llk.Solver()
+    results = []
+    worker = threading.Thread(target=lambda: results.append(solver.solve(hard)))
+    start = time.monotonic()
+    worker.start()
+    time.sleep(0.3)
+    assert worker.is_alive(), "the board was decided too fast to test cancel: pick a harder one"
+    solver.cancel()
+    worker.join(timeout=5)
+    assert not worker.is_alive()
+    assert time.monotonic() - start < 3
+    (sol,) = results
+    assert sol.verdict == llk.Verdict.UNKNOWN and sol.reason == "cancelled" and sol.moves is None
+    assert solver.cancelled
+    assert solver.solve(hard).reason == "cancelled"

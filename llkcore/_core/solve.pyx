@@ -72,10 +72,12 @@ cdef enum:
     ST_STUCK = 4       # a heuristic found no move it may play (it never says "unsolvable")
     ST_MEMORY = 5      # an allocation failed
     ST_ODD = 6         # some type has an odd number of tiles: unsolvable at once
+    ST_CANCELLED = 7   # another thread asked the run to stop (Solver.cancel)
     OPEN = 10          # internal: a search node with children to try
 
 STATUS_NAMES = {ST_DEAD: "unsolvable", ST_SOLVED: "solved", ST_NODES: "node_limit",
-                ST_TIME: "time_limit", ST_STUCK: "stuck", ST_MEMORY: "memory", ST_ODD: "odd_count"}
+                ST_TIME: "time_limit", ST_STUCK: "stuck", ST_MEMORY: "memory", ST_ODD: "odd_count",
+                ST_CANCELLED: "cancelled"}
 
 # Event trail of the exact search: EVW ints per event (kind, a, b, type, decision level).
 cdef enum:
@@ -121,7 +123,15 @@ cdef enum:
 
 # ---- context shared by every strategy -------------------------------------------------------------
 
+cdef extern from *:
+    """
+    static inline int llk_load_flag(const int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    """
+    int llk_load_flag(const int *p) noexcept nogil
+
+
 cdef struct Ctx:
+    const int *cancel       # another thread sets *cancel to stop the run (NULL: no flag)
     Grid *g
     PathWork *w
     int max_turns
@@ -142,7 +152,10 @@ cdef inline double now() noexcept nogil:
 
 
 cdef inline bint spend(Ctx *c) noexcept nogil:
-    """Count one node; False (c.stop set) when a budget is spent."""
+    """Count one node; False (c.stop set) when a budget is spent or the run was cancelled."""
+    if c.cancel != NULL and llk_load_flag(c.cancel):
+        c.stop = ST_CANCELLED
+        return False
     if c.node_limit >= 0 and c.nodes >= c.node_limit:
         c.stop = ST_NODES
         return False
@@ -1504,8 +1517,11 @@ cdef GridState trial_copy(GridState s, int max_turns):
 
 def solve_state(GridState s, int strategy, int max_turns, int gravity, long long node_limit,
                 double time_limit, long long memo_entries=MEMO_ENTRIES, unsigned long long seed=0,
-                int options=0):
+                int options=0, cnp.ndarray cancel=None):
     """Run a strategy on ``s`` (played on in place: pass a copy).
+
+    ``cancel``: an int32 array whose first item another thread may set to non-zero to stop the
+    run (status ST_CANCELLED) at the next node.
 
     node_limit < 0 / time_limit < 0 mean no budget. Returns (status, moves, nodes): status one of
     the ST_* codes (see STATUS_NAMES), moves a (k, 2) int32 array of padded cells in play order
@@ -1530,6 +1546,8 @@ def solve_state(GridState s, int strategy, int max_turns, int gravity, long long
     if max_turns > 2:
         s._ensure_work()
     memset(&c, 0, sizeof(Ctx))
+    if cancel is not None:
+        c.cancel = <const int *>cnp.PyArray_DATA(cancel)
     c.max_turns = max_turns
     c.gravity = gravity
     c.node_limit = node_limit
