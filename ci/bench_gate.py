@@ -46,6 +46,10 @@ def ratios(json_path: Path) -> dict[str, dict[str, float]]:
     return groups
 
 
+def _ratio(ratio):
+    return f"{ratio:,.0f}x" if ratio >= 10 else f"{ratio:.2f}x"
+
+
 def _us(seconds):
     return "-" if seconds is None else f"{seconds * 1e6:,.1f}us"
 
@@ -79,8 +83,8 @@ def main(argv: list[str]) -> int:
                 status = "  FAIL"
                 failed.append(group)
         print(f"{group:28s} {_us(core):>14s} {_us(ref):>14s} "
-              f"{(f'{ratio:,.0f}x' if ratio else '-'):>10s} "
-              f"{(f'{gate[0]:,}x' if gate else '-'):>8s} {(f'{gate[1]:,}x' if gate else '-'):>8s}{status}")
+              f"{(_ratio(ratio) if ratio else '-'):>10s} "
+              f"{(_ratio(gate[0]) if gate else '-'):>8s} {(_ratio(gate[1]) if gate else '-'):>8s}{status}")
     if failed:
         print(f"\nbench gate: FAILED for {', '.join(failed)}")
         return 1
