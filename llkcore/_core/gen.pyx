@@ -204,6 +204,25 @@ cdef int partners(const Grid *g, Scratch *s, int a, int max_turns) noexcept nogi
     return ncand
 
 
+cdef tuple flood_buffers(Py_ssize_t ncells, Scratch *s):
+    """Allocate the partner flood's buffers for a grid of ncells cells and point ``s`` at them.
+
+    Returns the arrays (stamps, runs, cand): keep them alive while ``s`` is in use.
+    """
+    stamps = np.zeros(3 * ncells, dtype=np.int32)
+    runs = np.empty(2 * (2 * ncells + 4), dtype=np.int32)
+    cand = np.empty(ncells + 4, dtype=np.int32)
+    cdef int32_t[::1] stamps_v = stamps, runs_v = runs, cand_v = cand
+    s.vis_h = &stamps_v[0]
+    s.vis_v = &stamps_v[ncells]
+    s.mark = &stamps_v[2 * ncells]
+    s.stamp = 0
+    s.runs_cur = &runs_v[0]
+    s.runs_next = &runs_v[2 * ncells + 4]
+    s.cand = &cand_v[0]
+    return stamps, runs, cand
+
+
 def reachable_tiles(GridState state not None, int p, int max_turns):
     """Padded cells of the tiles a path of at most max_turns turns joins to the tile at ``p``,
     whatever their types (the playout's partner flood), sorted. ``p`` must hold a tile."""
@@ -212,23 +231,12 @@ def reachable_tiles(GridState state not None, int p, int max_turns):
         raise ValueError("p must be the padded cell of a tile")
     if max_turns < 0:
         raise ValueError("max_turns must be >= 0")
-    cdef Py_ssize_t ncells = <Py_ssize_t>g.H * g.W
-    stamps = np.zeros(3 * ncells, dtype=np.int32)
-    runs = np.empty(2 * (2 * ncells + 4), dtype=np.int32)
-    cand = np.empty(ncells + 4, dtype=np.int32)
-    cdef int32_t[::1] stamps_v = stamps, runs_v = runs, cand_v = cand
     cdef Scratch s
-    s.vis_h = &stamps_v[0]
-    s.vis_v = &stamps_v[ncells]
-    s.mark = &stamps_v[2 * ncells]
-    s.stamp = 0
-    s.runs_cur = &runs_v[0]
-    s.runs_next = &runs_v[2 * ncells + 4]
-    s.cand = &cand_v[0]
+    buffers = flood_buffers(<Py_ssize_t>g.H * g.W, &s)
     cdef int k
     with nogil:
         k = partners(g, &s, p, max_turns)
-    return np.sort(cand[:k])
+    return np.sort(buffers[2][:k])
 
 
 cdef inline int pick_partner(const Grid *g, Scratch *s, int a, int k, bint careful,
@@ -366,23 +374,13 @@ def playout(GridState state not None, int max_turns, int gravity, bint careful,
     start = np.empty((half, 2), dtype=np.int32)
     if half == 0:
         return current, start
-    stamps = np.zeros(3 * ncells, dtype=np.int32)
-    runs = np.empty(2 * (2 * ncells + 4), dtype=np.int32)
-    cand = np.empty(ncells + 4, dtype=np.int32)
+    cdef Scratch s
+    buffers = flood_buffers(ncells, &s)
     pool = np.empty(4 * ncells + 8, dtype=np.int32)
     orig = np.arange(ncells, dtype=np.int32)
     moves = np.empty(4 * (g.rows + g.cols) + 8, dtype=np.int32)
-    cdef int32_t[::1] stamps_v = stamps, runs_v = runs, cand_v = cand, pool_v = pool
-    cdef int32_t[::1] orig_v = orig, moves_v = moves
+    cdef int32_t[::1] pool_v = pool, orig_v = orig, moves_v = moves
     cdef int32_t[:, ::1] current_v = current, start_v = start
-    cdef Scratch s
-    s.vis_h = &stamps_v[0]
-    s.vis_v = &stamps_v[ncells]
-    s.mark = &stamps_v[2 * ncells]
-    s.stamp = 0
-    s.runs_cur = &runs_v[0]
-    s.runs_next = &runs_v[2 * ncells + 4]
-    s.cand = &cand_v[0]
     s.pool = &pool_v[0]
     s.orig = &orig_v[0]
     s.moves = &moves_v[0]
