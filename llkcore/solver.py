@@ -118,19 +118,22 @@ def _strategy(strategy: Any) -> int:
         raise ValueError(f"unknown strategy {strategy!r}; choose one of {STRATEGIES}") from None
 
 
-def _node_limit(value: Any) -> int:
-    """None -> -1 (no budget); else an int >= 0."""
-    if value is None:
-        return -1
+def _bounded_int(value: Any, name: str, minimum: int, cap: int) -> int:
+    """An int (not a bool) >= minimum, clamped to cap; TypeError/ValueError naming ``name``."""
     if isinstance(value, (bool, np.bool_)):
-        raise TypeError("node_limit must be an int or None, got bool")
+        raise TypeError(f"{name} must be an int or None, got bool")
     try:
         v = operator.index(value)
     except TypeError:
-        raise TypeError(f"node_limit must be an int or None, got {type(value).__name__}") from None
-    if v < 0:
-        raise ValueError(f"node_limit must be >= 0, got {v}")
-    return min(v, 2**62)
+        raise TypeError(f"{name} must be an int or None, got {type(value).__name__}") from None
+    if v < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {v}")
+    return min(v, cap)
+
+
+def _node_limit(value: Any) -> int:
+    """None -> -1 (no budget); else an int >= 0."""
+    return -1 if value is None else _bounded_int(value, "node_limit", 0, 2**62)
 
 
 def _time_limit(value: Any) -> float:
@@ -146,17 +149,7 @@ def _time_limit(value: Any) -> float:
 
 
 def _memo_entries(value: Any) -> int:
-    if value is None:
-        return MEMO_ENTRIES
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError("memo_entries must be an int or None, got bool")
-    try:
-        v = operator.index(value)
-    except TypeError:
-        raise TypeError(f"memo_entries must be an int or None, got {type(value).__name__}") from None
-    if v < 2:
-        raise ValueError(f"memo_entries must be >= 2, got {v}")
-    return min(v, 2**40)
+    return MEMO_ENTRIES if value is None else _bounded_int(value, "memo_entries", 2, 2**40)
 
 
 class Solver:
