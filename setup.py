@@ -1,15 +1,25 @@
-"""Build the compiled kernels of llkcore.
+"""Build the compiled kernels of llkcore (llkcore/_core/*.pyx; docs/architecture.md, "Layout").
 
-Compiler directives live here and only here. ``LLKCORE_DEBUG=1 pip install .`` turns bounds and
-wraparound checks on (the test suite runs on that build too); the default build is the fast one.
+Compiler directives and flags live here and only here:
+
+- ``LLKCORE_DEBUG=1 pip install .`` turns bounds, wraparound and initialisation checks on and
+  optimisation off (the test suite runs on that build too); the default build is the fast one.
+- ``LLKCORE_SANITIZE=address pip install .`` builds the kernels with AddressSanitizer (gcc or
+  clang; run Python with the ASan runtime preloaded, see ci/asan.sh).
+- Flags are chosen per compiler (MSVC or a GCC-compatible one: gcc, clang); ``CC=clang`` picks
+  clang as usual.
+
+The extensions are compiled in parallel, one job per core.
 """
 import os
 
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 DEBUG = os.environ.get("LLKCORE_DEBUG", "") not in ("", "0")
+SANITIZE = os.environ.get("LLKCORE_SANITIZE", "")
 
 DIRECTIVES = {
     "language_level": 3,
@@ -21,7 +31,40 @@ DIRECTIVES = {
     "embedsignature": True,
 }
 
-KERNELS = ["grid", "link", "pairs", "solve", "gen"]
+#: One extension module per kernel file, in dependency order (docs/architecture.md).
+KERNELS = ["alloc", "state", "path", "link", "pairs", "memo", "greedy", "matching", "peeling",
+           "pairing", "gravity_search", "solve", "deal"]
+
+# Flags by compiler family: (release, debug). GCC and clang share the "unix" family.
+FLAGS = {
+    "msvc": (["/O2"], ["/Od", "/Zi"]),
+    "unix": (["-O3"], ["-O0", "-g"]),
+}
+
+
+class BuildKernels(build_ext):
+    """build_ext with per-compiler flags and one parallel job per core."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        if self.parallel is None:
+            self.parallel = os.cpu_count() or 1
+
+    def build_extensions(self):
+        family = "msvc" if self.compiler.compiler_type == "msvc" else "unix"
+        compile_args = list(FLAGS[family][1 if DEBUG else 0])
+        link_args = []
+        if SANITIZE:
+            if family == "msvc":
+                compile_args.append(f"/fsanitize={SANITIZE}")
+            else:
+                compile_args += [f"-fsanitize={SANITIZE}", "-fno-omit-frame-pointer", "-g"]
+                link_args.append(f"-fsanitize={SANITIZE}")
+        for ext in self.extensions:
+            ext.extra_compile_args = compile_args
+            ext.extra_link_args = link_args
+        super().build_extensions()
+
 
 extensions = [
     Extension(
@@ -29,9 +72,12 @@ extensions = [
         [f"llkcore/_core/{name}.pyx"],
         include_dirs=[numpy.get_include(), "llkcore/_core"],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
     )
     for name in KERNELS
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES, quiet=True))
+setup(
+    ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES, quiet=True,
+                          nthreads=os.cpu_count() or 1),
+    cmdclass={"build_ext": BuildKernels},
+)

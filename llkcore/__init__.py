@@ -3,7 +3,7 @@
 The public API is re-exported here; see README.md and DESIGN.md.
 """
 try:
-    from ._core import grid as _grid_check  # noqa: F401
+    from ._core import state as _state_check  # noqa: F401
 except ImportError as exc:  # pragma: no cover - exercised only on a broken install
     raise ImportError(
         "llkcore's compiled kernels are missing or failed to load "

@@ -12,7 +12,7 @@ import numpy as np
 
 from ._core import link as _link
 from ._core import pairs as _pairs
-from ._core.grid import GridState
+from ._core.state import GridState
 from .errors import BoardError, CoordinateError, IllegalMove
 from .index import Index
 from .rules import Rules, as_rules

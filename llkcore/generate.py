@@ -16,8 +16,8 @@ from typing import Any, List, Optional, Tuple
 
 import numpy as np
 
-from ._core import gen as _gen
-from ._core.grid import GridState
+from ._core import deal as _gen
+from ._core.state import GridState
 from .board import MAX_SIDE, Board, Move
 from .errors import BoardError
 from .rules import Rules, as_rules

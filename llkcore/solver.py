@@ -41,6 +41,7 @@ from typing import Any, List, Optional, Tuple
 
 import numpy as np
 
+from ._core import memo as _memo
 from ._core import solve as _solve
 from .board import Board, GridLike, _board
 from .errors import CoordinateError, IllegalMove
@@ -55,7 +56,7 @@ STRATEGIES: Tuple[str, ...] = ("exact", "greedy-freedom", "greedy-mobility", "ma
 #: Cap of the exact search's table of dead states, in entries of 16 bytes (2**21 = 32 MiB). The
 #: table starts small, doubles while more than half full and, once at the cap, replaces old
 #: entries, so a long search never grows the process past it.
-MEMO_ENTRIES: int = _solve.MEMO_ENTRIES
+MEMO_ENTRIES: int = _memo.MEMO_ENTRIES
 
 
 class Verdict(IntEnum):

@@ -19,7 +19,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 import llkcore as llk
 import llkref
-from llkcore._core import gen as _gen
+from llkcore._core import deal as _gen
 from llkcore.generate import DealError
 from conftest import assert_index_matches, examples, grids
 

@@ -1,5 +1,7 @@
 # cython: language_level=3
-"""The padded grid every kernel works on, and the inline helpers they all share.
+"""The padded grid every kernel works on, and the small inline helpers they all share.
+
+See docs/architecture.md ("Data layout") for the picture; in short:
 
 Layout. A board of ``rows x cols`` is stored as an ``H x W = (rows + 2) x (cols + 2)`` int32 array
 ``cells`` in row-major order; a cell is addressed by its padded index ``p = (r + 1) * W + (c + 1)``.
@@ -10,26 +12,51 @@ Occupancy bits. ``rowbits[r * RW + w]`` holds bit ``c & 63`` of word ``c >> 6`` 
 is not empty; ``colbits[c * CW + w]`` the same per column. "Is this straight segment clear" is
 then a masked AND over a few words.
 
-Type index (CSR). Tile types are mapped to dense ids ``0 .. ntypes-1``; ``tid[p]`` is the id of the
-tile at ``p`` (-1 for empty and walls). The live positions of type ``t`` are
-``pos[offset[t] : offset[t] + count[t]]`` and ``slot[p]`` is the index of ``p`` in ``pos`` (-1 when
-``p`` holds no tile), so removal is an O(1) swap-remove. Capacity per type is its initial count
-(tiles are only ever removed, restored or moved, never created).
+Type index (CSR). Tile types are mapped to dense ids ``0 .. ntypes-1`` in ascending order of their
+values; ``tid[p]`` is the id of the tile at ``p`` (-1 for empty and walls). The live positions of
+type ``t`` are ``pos[offset[t] : offset[t] + count[t]]`` and ``slot[p]`` is the index of ``p`` in
+``pos`` (-1 when ``p`` holds no tile), so removal is an O(1) swap-remove. Capacity per type is its
+initial count (tiles are only ever removed, restored or moved, never created).
 
 Directions: 0 up, 1 down, 2 left, 3 right; ``d ^ 1`` is the opposite direction.
 """
-from cpython.pythread cimport PyThread_type_lock
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 
+# Portable pieces of C the kernels need: bit scans, a relaxed atomic load (another thread's
+# cancel flag) and a monotonic clock, for GCC, Clang and MSVC alike.
 cdef extern from *:
     """
-    static inline int llk_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
-    static inline int llk_clz64(unsigned long long x) { return __builtin_clzll(x); }
+    #if defined(_MSC_VER) && !defined(__clang__)
+      #include <intrin.h>
+      #include <windows.h>
+      static inline int llk_ctz64(unsigned long long x) {
+          unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+      static inline int llk_clz64(unsigned long long x) {
+          unsigned long i; _BitScanReverse64(&i, x); return 63 - (int)i; }
+      static inline int llk_load_flag(const int *p) { return *(const volatile int *)p; }
+      static inline double llk_now(void) {
+          LARGE_INTEGER f, t;
+          QueryPerformanceFrequency(&f); QueryPerformanceCounter(&t);
+          return (double)t.QuadPart / (double)f.QuadPart; }
+    #else
+      #include <time.h>
+      static inline int llk_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+      static inline int llk_clz64(unsigned long long x) { return __builtin_clzll(x); }
+      static inline int llk_load_flag(const int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+      static inline double llk_now(void) {
+          struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts);
+          return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9; }
+    #endif
     """
+    # Index of the lowest / count of leading zeros above the highest set bit; x != 0.
     int llk_ctz64(unsigned long long x) noexcept nogil
     int llk_clz64(unsigned long long x) noexcept nogil
+    # *p read with no tearing and no caching across calls (set by another thread).
+    int llk_load_flag(const int *p) noexcept nogil
+    # Seconds of a monotonic clock.
+    double llk_now() noexcept nogil
 
-# Gravity codes shared by the facade and the kernels.
+# Gravity codes shared by the facade and the kernels (the facade reads them from state.pyx).
 cdef enum:
     GRAVITY_NONE = 0
     GRAVITY_DOWN = 1
@@ -53,17 +80,6 @@ cdef struct Grid:
     int32_t *pos            # offset[ntypes]: padded positions, grouped by type
     int32_t *slot           # H*W
     int tiles               # live tiles on the board
-
-
-# Work buffers of the turn-level BFS (grid.pyx); owned by a GridState, sized for its grid.
-cdef struct PathWork:
-    int nstates             # 4 * H * W
-    uint8_t *seen           # one byte per cell: bit d set once state (cell, d) is final
-    int32_t *dist           # per state: path length when final
-    int32_t *prev           # per state: predecessor state (-1: left the start cell)
-    int32_t *queue          # straight moves of the current level (entries, see grid.pyx)
-    int32_t *src_cur        # entries that open the current level (after a turn)
-    int32_t *src_next       # entries that open the next level
 
 
 cdef inline int padded(const Grid *g, int r, int c) noexcept nogil:
@@ -202,129 +218,44 @@ cdef inline bint adjacent(const Grid *g, int pa, int pb) noexcept nogil:
     return d == 1 or d == -1 or d == g.W or d == -g.W
 
 
-cdef inline bint sweep_half(const uint64_t *line_a, const uint64_t *line_b, int ia, int ib, int n,
-                            const uint64_t *cross, int cross_words, int ja, int jb,
-                            int max_turns) noexcept nogil:
-    """One half of the run-sweep: paths whose first and last segments run along ``line_a`` and
-    ``line_b`` (the lines through a and b, n cells long, a at index ia, b at ib) and whose middle
-    segment runs along a crossing line m, from index ja to jb on it.
-
-    m must lie in the empty run through a on line_a and in the one through b on line_b, and the
-    middle segment must be clear: one masked test over ``cross`` (cross_words words per line).
-    A path turns where m differs from ia and from ib (if ja != jb), so with max_turns < 2 only
-    m = ia or m = ib can qualify.
-    """
-    cdef int lo = bits_prev(line_a, ia) + 1
-    cdef int hi = bits_next(line_a, ia, n) - 1
-    cdef int m, k, turns, lo_j, hi_j
-    m = bits_prev(line_b, ib) + 1
-    if m > lo:
-        lo = m
-    m = bits_next(line_b, ib, n) - 1
-    if m < hi:
-        hi = m
-    if lo > hi:
-        return False
-    if ja < jb:
-        lo_j = ja + 1
-        hi_j = jb - 1
-    else:
-        lo_j = jb + 1
-        hi_j = ja - 1
-    if max_turns >= 2:
-        for m in range(lo, hi + 1):
-            if bits_clear(cross + m * cross_words, lo_j, hi_j):
-                return True
-        return False
-    for k in range(2):
-        m = ia if k == 0 else ib
-        if m < lo or m > hi:
-            continue
-        turns = 0 if ja == jb else (m != ia) + (m != ib)
-        if turns <= max_turns and bits_clear(cross + m * cross_words, lo_j, hi_j):
-            return True
-    return False
-
-
-cdef inline bint link_sweep(const Grid *g, int pa, int pb, int max_turns) noexcept nogil:
-    """Run-sweep link test for max_turns <= 2 (endpoints are distinct tiles; types not checked).
-
-    Every path with at most two turns is vertical-horizontal-vertical or
-    horizontal-vertical-horizontal; straight and one-turn paths are the degenerate middles
-    (the middle line is an endpoint's own row or column).
-    """
-    cdef int ra = pa // g.W
-    cdef int ca = pa - ra * g.W
-    cdef int rb = pb // g.W
-    cdef int cb = pb - rb * g.W
-    # Columns through a and b with horizontal middles, then rows with vertical middles.
-    return (sweep_half(g.colbits + ca * g.CW, g.colbits + cb * g.CW, ra, rb, g.H,
-                       g.rowbits, g.RW, ca, cb, max_turns)
-            or sweep_half(g.rowbits + ra * g.RW, g.rowbits + rb * g.RW, ca, cb, g.W,
-                          g.colbits, g.CW, ra, rb, max_turns))
-
-
-# Implemented in grid.pyx (one copy, shared through this declaration).
-cdef int path_search(const Grid *g, PathWork *w, int pa, int pb, int max_turns) noexcept nogil
-cdef int path_corners(const Grid *g, const PathWork *w, int pa, int end_state, int32_t *out) noexcept nogil
-cdef int64_t list_moves(const Grid *g, PathWork *w, int max_turns, int32_t *out, int64_t cap) noexcept nogil
-cdef int compact_through(Grid *g, int p, int gravity, int32_t *moves) noexcept nogil
-
-
-cdef inline int take_pair(Grid *g, int pa, int pb, int gravity, int32_t *moves) noexcept nogil:
-    """Remove the tiles at pa and pb, then apply gravity to their lines (a search's move).
-
-    The gravity moves go to ``moves`` as (src, dst) pairs (room for 2 * max(rows, cols) pairs
-    is enough); returns how many. ``put_pair`` is the exact inverse.
-    """
-    take_tile(g, pa)
-    take_tile(g, pb)
-    if gravity == GRAVITY_NONE:
-        return 0
-    cdef int n = compact_through(g, pa, gravity, moves)
-    return n + compact_through(g, pb, gravity, moves + 2 * n)
-
-
-cdef inline void put_pair(Grid *g, int pa, int pb, int ta, int tb, const int32_t *moves,
-                          int n) noexcept nogil:
-    """Undo ``take_pair``: gravity moves in reverse, then the two tiles (types ta, tb) back.
-
-    Undoing removals in reverse order keeps the removed tiles of each type stacked right
-    after its live ones in ``pos`` (most recent first).
-    """
-    cdef int i
-    for i in range(n - 1, -1, -1):
-        move_tile(g, moves[2 * i + 1], moves[2 * i])
-    put_tile(g, pb, tb)
-    put_tile(g, pa, ta)
-
-
 cdef inline bint same_type_linkable(const Grid *g, int pa, int pb) noexcept nogil:
     """The rules' preconditions: two distinct cells holding tiles of one type."""
     return pa != pb and g.tid[pa] >= 0 and g.tid[pa] == g.tid[pb]
 
 
-cdef inline bint can_link(const Grid *g, PathWork *w, int pa, int pb, int max_turns) noexcept nogil:
-    """The link test every kernel uses: distinct cells, same tile type, a path within max_turns.
+cdef inline void sort_ints(int32_t *a, int n) noexcept nogil:
+    """Ascending insertion sort (a type's tiles: short lists)."""
+    cdef int i, j
+    cdef int32_t x
+    for i in range(1, n):
+        x = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
 
-    ``w`` is only touched above two turns (the caller made sure its buffers exist then).
-    """
-    if not same_type_linkable(g, pa, pb):
-        return False
-    if max_turns <= 2:
-        return link_sweep(g, pa, pb, max_turns)
-    return path_search(g, w, pa, pb, max_turns) >= 0
+
+# The one loop over same-type pairs: ``pairs_next`` yields every pair (pa, pb) of tiles of one
+# type, type by type, each type's tiles in index order. Start from a zeroed cursor.
+cdef struct PairCursor:
+    int t, i, j
 
 
-cdef class GridState:
-    cdef Grid g
-    cdef PathWork work
-    cdef PyThread_type_lock work_lock   # held while ``work`` is in use: threads may share a Board
-    cdef bint border
-    cdef object cells_arr, tid_arr, rowbits_arr, colbits_arr
-    cdef object type_value_arr, offset_arr, count_arr, pos_arr, slot_arr
-    cdef int _ensure_work(self) except -1
-    cdef int acquire_work(self) except -1
-    cdef void release_work(self) noexcept
-    cdef void _bind(self)
-    cdef int _dense(self, int value) except -1
+cdef inline bint pairs_next(const Grid *g, PairCursor *c, int *pa, int *pb) noexcept nogil:
+    cdef int n
+    while c.t < g.ntypes:
+        n = g.count[c.t]
+        c.j += 1
+        if c.j >= n:
+            c.i += 1
+            c.j = c.i + 1
+            if c.j >= n:
+                c.t += 1
+                c.i = 0
+                c.j = 0
+                continue
+        pa[0] = g.pos[g.offset[c.t] + c.i]
+        pb[0] = g.pos[g.offset[c.t] + c.j]
+        return True
+    return False

@@ -4,7 +4,7 @@ from typing import List, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 
-from .grid import GridState
+from .state import GridState
 
 def link(s: GridState, pa: int, pb: int, max_turns: int) -> bool: ...
 def link_many(s: GridState, pairs: npt.NDArray[np.int32], max_turns: int) -> npt.NDArray[np.uint8]: ...

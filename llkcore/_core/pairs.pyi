@@ -4,7 +4,7 @@ from typing import List, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 
-from .grid import GridState
+from .state import GridState
 
 def moves_cells(s: GridState, max_turns: int) -> npt.NDArray[np.int32]: ...
 def moves_points(s: GridState, max_turns: int) -> npt.NDArray[np.int32]: ...

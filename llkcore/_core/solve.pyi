@@ -4,13 +4,15 @@ from typing import Dict, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 
-from .grid import GridState
+from .state import GridState
 
-#: Default cap of the exact search's dead-state table, in entries of 16 bytes.
-MEMO_ENTRIES: int
+#: The strategy names; a strategy's code is its index.
+STRATEGIES: Tuple[str, ...]
 #: Run status code -> name ("unsolvable", "solved", "node_limit", "time_limit", "stuck",
 #: "memory", "odd_count", "cancelled").
 STATUS_NAMES: Dict[int, str]
+#: Run status code -> verdict value (1 solvable, 0 unsolvable, -1 unknown).
+STATUS_VERDICTS: Dict[int, int]
 
 def solve_state(s: GridState, strategy: int, max_turns: int, gravity: int, node_limit: int,
                 time_limit: float, memo_entries: int = ..., seed: int = ..., options: int = ...,

@@ -1,8 +1,8 @@
-"""Stub for the compiled module llkcore._core.gen (deals: random stream, shuffles, playouts)."""
+"""Stub for the compiled module llkcore._core.deal (shuffles and the playout of solvable deals)."""
 import numpy as np
 import numpy.typing as npt
 
-from .grid import GridState
+from .state import GridState
 
 def permute(values: npt.NDArray[np.int32], rng_state: npt.NDArray[np.uint64]) -> None: ...
 def draw_below(n: int, rng_state: npt.NDArray[np.uint64]) -> int: ...

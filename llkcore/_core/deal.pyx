@@ -1,11 +1,10 @@
 # cython: language_level=3
-"""Deals: the seeded random stream, in-place shuffles, and the playout behind solvable deals.
+"""Deals: in-place shuffles, and the random playout behind solvable deals and reshuffles.
 
-Random stream. xoshiro256** on a 4-word state the caller owns (a uint64 array seeded from
-numpy's SeedSequence), with Lemire's unbiased bounded integers on 32-bit draws: plain 64-bit
-integer arithmetic, so a seed gives the same numbers on every platform and numpy version.
+Random stream: rng.pxd, on a 4-word state the caller owns (a uint64 array seeded from numpy's
+SeedSequence).
 
-Playout (DESIGN §3). The board's tiles all carry one placeholder type; the playout removes
+Playout (docs/architecture.md, "Solvable deals"). The board's tiles all carry one placeholder type; the playout removes
 linkable pairs until the board is clear or no pair links, applying gravity after each removal
 and tracking where every tile started, so the caller can give the two tiles of each removed
 pair one type in their starting cells. Each step draws a "free" tile ``a`` (one with an empty
@@ -29,12 +28,15 @@ the runs of levels 0..max_turns are exactly the tiles a path with at most max_tu
 reach. Runs are read off the occupancy bit masks and each run is walked at most once per
 flood, so one flood costs O(empty cells it reaches), whatever max_turns is.
 """
-import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int32_t, uint32_t, uint64_t
 
-from .grid cimport (GRAVITY_NONE, Grid, GridState, adjacent, bits_next, bits_prev,
-                    empty_neighbours, put_tile, take_pair)
+from .gravity cimport slide_room, take_pair
+from .grid cimport GRAVITY_NONE, Grid, adjacent, bits_next, bits_prev, empty_neighbours, put_tile
+from .rng cimport permute_ints, rng_below
+from .state cimport GridState
+
+import numpy as np
 
 cnp.import_array()
 
@@ -48,65 +50,33 @@ cdef enum:
     CAREFUL_CHOICES = 4
 
 
-# ---- random stream ------------------------------------------------------------------------------
-
-cdef inline uint64_t rotl(uint64_t x, int k) noexcept nogil:
-    return (x << k) | (x >> (64 - k))
-
-
-cdef inline uint64_t rng_next(uint64_t *s) noexcept nogil:
-    """xoshiro256** (Blackman and Vigna)."""
-    cdef uint64_t result = rotl(s[1] * 5, 7) * 9
-    cdef uint64_t t = s[1] << 17
-    s[2] ^= s[0]
-    s[3] ^= s[1]
-    s[1] ^= s[2]
-    s[0] ^= s[3]
-    s[2] ^= t
-    s[3] = rotl(s[3], 45)
-    return result
+cdef uint64_t *stream(cnp.ndarray rng_state) except NULL:
+    """The 4 words of a random stream (a C-contiguous uint64 array the caller owns)."""
+    if (rng_state.ndim != 1 or rng_state.shape[0] != 4 or rng_state.dtype != np.uint64
+            or not rng_state.flags.c_contiguous or not rng_state.flags.writeable):
+        raise ValueError("rng_state must be a writeable array of 4 uint64 words")
+    return <uint64_t *>cnp.PyArray_DATA(rng_state)
 
 
-cdef inline uint32_t rng_below(uint64_t *s, uint32_t n) noexcept nogil:
-    """Uniform integer in [0, n), n >= 1 (Lemire's multiply-and-reject, no bias)."""
-    cdef uint64_t m = (rng_next(s) >> 32) * <uint64_t>n
-    cdef uint32_t low = <uint32_t>m
-    cdef uint32_t threshold
-    if low < n:
-        threshold = (<uint32_t>0 - n) % n
-        while low < threshold:
-            m = (rng_next(s) >> 32) * <uint64_t>n
-            low = <uint32_t>m
-    return <uint32_t>(m >> 32)
-
-
-cdef void permute_ints(int32_t *values, Py_ssize_t n, uint64_t *s) noexcept nogil:
-    """Fisher-Yates shuffle in place."""
-    cdef Py_ssize_t i, j
-    cdef int32_t t
-    for i in range(n - 1, 0, -1):
-        j = rng_below(s, <uint32_t>(i + 1))
-        t = values[i]
-        values[i] = values[j]
-        values[j] = t
-
-
-def permute(int32_t[::1] values not None, uint64_t[::1] rng_state not None):
-    """Shuffle ``values`` in place, drawing from (and advancing) the 4-word ``rng_state``."""
-    if rng_state.shape[0] != 4:
-        raise ValueError("rng_state must hold 4 words")
-    if values.shape[0] > 1:
+def permute(cnp.ndarray values not None, cnp.ndarray rng_state not None):
+    """Shuffle ``values`` (a C-contiguous int32 array) in place, drawing from (and advancing)
+    the 4-word ``rng_state``."""
+    cdef uint64_t *rng = stream(rng_state)
+    if values.ndim != 1 or values.dtype != np.int32 or not values.flags.c_contiguous:
+        raise ValueError("values must be a C-contiguous 1-D int32 array")
+    cdef Py_ssize_t n = values.shape[0]
+    cdef int32_t *v = <int32_t *>cnp.PyArray_DATA(values)
+    if n > 1:
         with nogil:
-            permute_ints(&values[0], values.shape[0], &rng_state[0])
+            permute_ints(v, n, rng)
 
 
-def draw_below(uint32_t n, uint64_t[::1] rng_state not None):
+def draw_below(uint32_t n, cnp.ndarray rng_state not None):
     """One uniform integer in [0, n) from the stream (n >= 1)."""
-    if rng_state.shape[0] != 4:
-        raise ValueError("rng_state must hold 4 words")
+    cdef uint64_t *rng = stream(rng_state)
     if n < 1:
         raise ValueError("n must be >= 1")
-    return rng_below(&rng_state[0], n)
+    return rng_below(rng, n)
 
 
 # ---- playout ------------------------------------------------------------------------------------
@@ -212,14 +182,15 @@ cdef tuple flood_buffers(Py_ssize_t ncells, Scratch *s):
     stamps = np.zeros(3 * ncells, dtype=np.int32)
     runs = np.empty(2 * (2 * ncells + 4), dtype=np.int32)
     cand = np.empty(ncells + 4, dtype=np.int32)
-    cdef int32_t[::1] stamps_v = stamps, runs_v = runs, cand_v = cand
-    s.vis_h = &stamps_v[0]
-    s.vis_v = &stamps_v[ncells]
-    s.mark = &stamps_v[2 * ncells]
+    cdef int32_t *stamps_p = <int32_t *>cnp.PyArray_DATA(stamps)
+    cdef int32_t *runs_p = <int32_t *>cnp.PyArray_DATA(runs)
+    s.vis_h = stamps_p
+    s.vis_v = stamps_p + ncells
+    s.mark = stamps_p + 2 * ncells
     s.stamp = 0
-    s.runs_cur = &runs_v[0]
-    s.runs_next = &runs_v[2 * ncells + 4]
-    s.cand = &cand_v[0]
+    s.runs_cur = runs_p
+    s.runs_next = runs_p + 2 * ncells + 4
+    s.cand = <int32_t *>cnp.PyArray_DATA(cand)
     return stamps, runs, cand
 
 
@@ -234,8 +205,12 @@ def reachable_tiles(GridState state not None, int p, int max_turns):
     cdef Scratch s
     buffers = flood_buffers(<Py_ssize_t>g.H * g.W, &s)
     cdef int k
-    with nogil:
-        k = partners(g, &s, p, max_turns)
+    state.lock()
+    try:
+        with nogil:
+            k = partners(g, &s, p, max_turns)
+    finally:
+        state.unlock()
     return np.sort(buffers[2][:k])
 
 
@@ -354,7 +329,7 @@ cdef int run_playout(Grid *g, Scratch *s, int max_turns, int gravity, bint caref
 
 
 def playout(GridState state not None, int max_turns, int gravity, bint careful,
-            uint64_t[::1] rng_state not None):
+            cnp.ndarray rng_state not None):
     """Play a random removal order on ``state``, whose tiles must all have one type.
 
     Mutates ``state`` (pass a copy) and advances ``rng_state``. Returns ``(current, start)``:
@@ -362,8 +337,7 @@ def playout(GridState state not None, int max_turns, int gravity, bint careful,
     removed and as they stood before the first removal. k < tiles / 2 when the playout got stuck.
     """
     cdef Grid *g = &state.g
-    if rng_state.shape[0] != 4:
-        raise ValueError("rng_state must hold 4 words")
+    cdef uint64_t *rng = stream(rng_state)
     if g.ntypes > 1:
         raise ValueError("playout needs a board whose tiles all have one type")
     if max_turns < 0:
@@ -378,14 +352,17 @@ def playout(GridState state not None, int max_turns, int gravity, bint careful,
     buffers = flood_buffers(ncells, &s)
     pool = np.empty(4 * ncells + 8, dtype=np.int32)
     orig = np.arange(ncells, dtype=np.int32)
-    moves = np.empty(4 * (g.rows + g.cols) + 8, dtype=np.int32)
-    cdef int32_t[::1] pool_v = pool, orig_v = orig, moves_v = moves
-    cdef int32_t[:, ::1] current_v = current, start_v = start
-    s.pool = &pool_v[0]
-    s.orig = &orig_v[0]
-    s.moves = &moves_v[0]
+    moves = np.empty(slide_room(g), dtype=np.int32)
+    s.pool = <int32_t *>cnp.PyArray_DATA(pool)
+    s.orig = <int32_t *>cnp.PyArray_DATA(orig)
+    s.moves = <int32_t *>cnp.PyArray_DATA(moves)
+    cdef int32_t *cur = <int32_t *>cnp.PyArray_DATA(current)
+    cdef int32_t *st = <int32_t *>cnp.PyArray_DATA(start)
     cdef int steps
-    with nogil:
-        steps = run_playout(g, &s, max_turns, gravity, careful, &rng_state[0],
-                            &current_v[0, 0], &start_v[0, 0])
+    state.lock()
+    try:
+        with nogil:
+            steps = run_playout(g, &s, max_turns, gravity, careful, rng, cur, st)
+    finally:
+        state.unlock()
     return current[:steps], start[:steps]

@@ -1,0 +1,105 @@
+# cython: language_level=3
+"""The seeds' greedy players: one playout each, never a proof (docs/architecture.md, "Solvers").
+
+greedy-freedom (seed 001, KShisen's check): remove the linkable pair whose tiles have the fewest
+empty neighbours; greedy-mobility (seed 004): remove the pair that leaves the most removable
+pairs. Ties go to the smallest pair. A node is one move chosen (freedom), or one position chosen
+in or scored (mobility).
+"""
+from libc.stdint cimport int64_t
+
+from .alloc cimport IVec, ivec_reserve, llk_free
+from .gravity cimport put_pair, take_pair
+from .grid cimport Grid, PairCursor, empty_neighbours, pairs_next
+from .link cimport link_cells
+from .pairs cimport list_moves
+from .run cimport ST_MEMORY, ST_SOLVED, ST_STUCK, Ctx, pair_less, play, spend
+
+
+cdef int run_freedom(Ctx *c) noexcept nogil:
+    """Remove the linkable pair whose tiles have the fewest empty neighbours in total; ties go
+    to the smallest pair. Stops (ST_STUCK) when no pair links."""
+    cdef Grid *g = c.g
+    cdef PairCursor cur
+    cdef int pa = 0, pb = 0, lo, hi, score, best_score, best_a, best_b
+    while g.tiles > 0:
+        if not spend(&c.b):
+            return c.b.stop
+        best_a = -1
+        best_b = -1
+        best_score = 1 << 30
+        cur.t = cur.i = cur.j = 0
+        while pairs_next(g, &cur, &pa, &pb):
+            lo = pa if pa < pb else pb
+            hi = pb if pa < pb else pa
+            score = empty_neighbours(g, pa) + empty_neighbours(g, pb)
+            # Skip the link test when the pair could not win anyway.
+            if score > best_score or (score == best_score and not pair_less(lo, hi, best_a, best_b)):
+                continue
+            if link_cells(g, c.w, pa, pb, c.max_turns):
+                best_score = score
+                best_a = lo
+                best_b = hi
+        if best_a < 0:
+            return ST_STUCK
+        play(c, best_a, best_b)
+    return ST_SOLVED
+
+
+cdef int run_mobility(Ctx *c) noexcept nogil:
+    """Remove the pair that leaves the most removable pairs; ties go to the smallest pair.
+    Stops (ST_STUCK) when no pair links."""
+    cdef Grid *g = c.g
+    cdef IVec mv
+    mv.data = NULL
+    mv.n = 0
+    mv.cap = 0
+    cdef int i, a, b, ta, tb, ng, best_a, best_b, status = ST_SOLVED
+    cdef int64_t k, score, best_score, total
+    while g.tiles > 0:
+        if not spend(&c.b):
+            status = c.b.stop
+            break
+        # The moves into mv: one pass when they fit, else count them and pass again.
+        if mv.cap == 0 and not ivec_reserve(&mv, 2 * g.tiles + 128):
+            status = ST_MEMORY
+            break
+        k = list_moves(g, c.w, c.max_turns, mv.data, mv.cap // 2, &c.b)
+        if k == mv.cap // 2:
+            total = list_moves(g, c.w, c.max_turns, NULL, 1 << 62, &c.b)
+            if total > k:
+                if not ivec_reserve(&mv, 2 * total):
+                    status = ST_MEMORY
+                    break
+                k = list_moves(g, c.w, c.max_turns, mv.data, total, &c.b)
+        if k < 0 or c.b.stop:
+            status = c.b.stop
+            break
+        if k == 0:
+            status = ST_STUCK
+            break
+        best_a = -1
+        best_b = -1
+        best_score = -1
+        for i in range(k):
+            if not spend(&c.b):
+                break
+            a = mv.data[2 * i]
+            b = mv.data[2 * i + 1]
+            ta = g.tid[a]
+            tb = g.tid[b]
+            ng = take_pair(g, a, b, c.gravity, c.gbuf)
+            score = list_moves(g, c.w, c.max_turns, NULL, 1 << 62, &c.b)
+            put_pair(g, a, b, ta, tb, c.gbuf, ng)
+            if score < 0:
+                break
+            if score > best_score or (score == best_score and pair_less(a, b, best_a, best_b)):
+                best_score = score
+                best_a = a
+                best_b = b
+        if c.b.stop:
+            status = c.b.stop
+            break
+        play(c, best_a, best_b)
+    llk_free(mv.data)
+    return status

@@ -1,0 +1,93 @@
+# cython: language_level=3
+"""The link test every kernel uses (inline): the run-sweep up to two turns, the BFS above.
+
+See docs/architecture.md ("The link test") for why the sweep is exact.
+"""
+from libc.stdint cimport uint64_t
+
+from .grid cimport Grid, adjacent, bits_clear, bits_next, bits_prev, empty_neighbours, same_type_linkable
+from .path cimport PathWork, path_search
+
+
+cdef inline bint sweep_half(const uint64_t *line_a, const uint64_t *line_b, int ia, int ib, int n,
+                            const uint64_t *cross, int cross_words, int ja, int jb,
+                            int max_turns) noexcept nogil:
+    """One half of the run-sweep: paths whose first and last segments run along ``line_a`` and
+    ``line_b`` (the lines through a and b, n cells long, a at index ia, b at ib) and whose middle
+    segment runs along a crossing line m, from index ja to jb on it.
+
+    m must lie in the empty run through a on line_a and in the one through b on line_b, and the
+    middle segment must be clear: one masked test over ``cross`` (cross_words words per line).
+    A path turns where m differs from ia and from ib (if ja != jb), so with max_turns < 2 only
+    m = ia or m = ib can qualify.
+    """
+    cdef int lo = bits_prev(line_a, ia) + 1
+    cdef int hi = bits_next(line_a, ia, n) - 1
+    cdef int m, k, turns, lo_j, hi_j
+    m = bits_prev(line_b, ib) + 1
+    if m > lo:
+        lo = m
+    m = bits_next(line_b, ib, n) - 1
+    if m < hi:
+        hi = m
+    if lo > hi:
+        return False
+    if ja < jb:
+        lo_j = ja + 1
+        hi_j = jb - 1
+    else:
+        lo_j = jb + 1
+        hi_j = ja - 1
+    if max_turns >= 2:
+        for m in range(lo, hi + 1):
+            if bits_clear(cross + m * cross_words, lo_j, hi_j):
+                return True
+        return False
+    for k in range(2):
+        m = ia if k == 0 else ib
+        if m < lo or m > hi:
+            continue
+        turns = 0 if ja == jb else (m != ia) + (m != ib)
+        if turns <= max_turns and bits_clear(cross + m * cross_words, lo_j, hi_j):
+            return True
+    return False
+
+
+cdef inline bint link_sweep(const Grid *g, int pa, int pb, int max_turns) noexcept nogil:
+    """Run-sweep link test for max_turns <= 2 between distinct cells (types not checked).
+
+    Every path with at most two turns is vertical-horizontal-vertical or
+    horizontal-vertical-horizontal; straight and one-turn paths are the degenerate middles
+    (the middle line is an endpoint's own row or column).
+    """
+    cdef int ra = pa // g.W
+    cdef int ca = pa - ra * g.W
+    cdef int rb = pb // g.W
+    cdef int cb = pb - rb * g.W
+    # Columns through a and b with horizontal middles, then rows with vertical middles.
+    return (sweep_half(g.colbits + ca * g.CW, g.colbits + cb * g.CW, ra, rb, g.H,
+                       g.rowbits, g.RW, ca, cb, max_turns)
+            or sweep_half(g.rowbits + ra * g.RW, g.rowbits + rb * g.RW, ca, cb, g.W,
+                          g.colbits, g.CW, ra, rb, max_turns))
+
+
+cdef inline bint link_cells(const Grid *g, PathWork *w, int pa, int pb, int max_turns) noexcept nogil:
+    """Is there a path of at most max_turns turns between the distinct cells pa and pb?
+
+    Types are not checked and the endpoints' own contents are ignored (the sweep and the BFS
+    both treat them as path ends), so pb may be an empty cell. Cheap answers first: adjacent
+    cells always link; otherwise both ends need an empty neighbour. ``w`` is only touched above
+    two turns (the caller made sure its buffers exist then).
+    """
+    if adjacent(g, pa, pb):
+        return True
+    if empty_neighbours(g, pa) == 0 or empty_neighbours(g, pb) == 0:
+        return False
+    if max_turns <= 2:
+        return link_sweep(g, pa, pb, max_turns)
+    return path_search(g, w, pa, pb, max_turns) >= 0
+
+
+cdef inline bint can_link(const Grid *g, PathWork *w, int pa, int pb, int max_turns) noexcept nogil:
+    """The rules' link test: distinct cells, tiles of one type, a path within max_turns."""
+    return same_type_linkable(g, pa, pb) and link_cells(g, w, pa, pb, max_turns)

@@ -1,0 +1,175 @@
+# cython: language_level=3
+"""Seed 003's matching player: per type, a maximum matching (Hopcroft-Karp) of the pairs that
+link now; remove the matched pairs that still link; rebuild when a sweep removes nothing.
+
+A node is one matching built or one removal. It never proves anything (docs/architecture.md,
+"Solvers").
+"""
+from libc.stdint cimport int32_t, int64_t, uint8_t
+
+from .alloc cimport IVec, ivec_reserve, llk_free, llk_malloc
+from .grid cimport Grid, same_type_linkable, sort_ints
+from .link cimport link_cells
+from .run cimport ST_MEMORY, ST_SOLVED, ST_STUCK, Ctx, play, spend
+
+
+cdef struct Matcher:
+    int nl, nr
+    uint8_t *adj            # nl * nr, row u: the right vertices joined to left vertex u
+    int32_t *ml
+    int32_t *mr
+    int32_t *dist
+    int32_t *queue
+
+
+cdef bint hk_layers(Matcher *m) noexcept nogil:
+    """Hopcroft-Karp BFS phase: layer the left vertices; True if a free right vertex is reached."""
+    cdef int u, v, w, qh = 0, qt = 0
+    cdef bint found = False
+    for u in range(m.nl):
+        if m.ml[u] == -1:
+            m.dist[u] = 0
+            m.queue[qt] = u
+            qt += 1
+        else:
+            m.dist[u] = -1
+    while qh < qt:
+        u = m.queue[qh]
+        qh += 1
+        for v in range(m.nr):
+            if m.adj[u * m.nr + v]:
+                w = m.mr[v]
+                if w == -1:
+                    found = True
+                elif m.dist[w] == -1:
+                    m.dist[w] = m.dist[u] + 1
+                    m.queue[qt] = w
+                    qt += 1
+    return found
+
+
+cdef bint hk_augment(Matcher *m, int u) noexcept nogil:
+    """Hopcroft-Karp DFS phase from u along increasing layers (depth <= number of layers)."""
+    cdef int v, w
+    for v in range(m.nr):
+        if m.adj[u * m.nr + v]:
+            w = m.mr[v]
+            if w == -1 or (m.dist[w] == m.dist[u] + 1 and hk_augment(m, w)):
+                m.ml[u] = v
+                m.mr[v] = u
+                return True
+    m.dist[u] = -1
+    return False
+
+
+cdef int build_matching(Ctx *c, IVec *pending, int32_t *tiles, Matcher *m) noexcept nogil:
+    """Seed 003's pairs: per type, tiles in row-major order split even/odd into left/right, an
+    edge when two tiles link now, a maximum matching (Hopcroft-Karp); its pairs into pending.
+    Returns -1 if out of memory."""
+    cdef Grid *g = c.g
+    cdef int t, i, u, v, n
+    pending.n = 0
+    for t in range(g.ntypes):
+        n = g.count[t]
+        if n == 0:
+            continue
+        for i in range(n):
+            tiles[i] = g.pos[g.offset[t] + i]
+        sort_ints(tiles, n)
+        m.nl = (n + 1) // 2
+        m.nr = n // 2
+        for u in range(m.nl):
+            m.ml[u] = -1
+            for v in range(m.nr):
+                m.adj[u * m.nr + v] = link_cells(g, c.w, tiles[2 * u], tiles[2 * v + 1], c.max_turns)
+        for v in range(m.nr):
+            m.mr[v] = -1
+        while hk_layers(m):
+            for u in range(m.nl):
+                if m.ml[u] == -1:
+                    hk_augment(m, u)
+        for u in range(m.nl):
+            v = m.ml[u]
+            if v != -1:
+                if not ivec_reserve(pending, pending.n + 2):
+                    return -1
+                if tiles[2 * u] < tiles[2 * v + 1]:
+                    pending.data[pending.n] = tiles[2 * u]
+                    pending.data[pending.n + 1] = tiles[2 * v + 1]
+                else:
+                    pending.data[pending.n] = tiles[2 * v + 1]
+                    pending.data[pending.n + 1] = tiles[2 * u]
+                pending.n += 2
+    return 0
+
+
+cdef int sweep_pending(Ctx *c, IVec *pending) noexcept nogil:
+    """Remove, in order, every pending pair that links now (re-checked: the board moves);
+    keep the others. Returns 1 if something was removed, 0 if not, -1 when a budget ran out."""
+    cdef Grid *g = c.g
+    cdef int64_t i, kept = 0
+    cdef int a, b, removed = 0
+    for i in range(pending.n // 2):
+        a = pending.data[2 * i]
+        b = pending.data[2 * i + 1]
+        if same_type_linkable(g, a, b) and link_cells(g, c.w, a, b, c.max_turns):
+            if not spend(&c.b):
+                return -1
+            play(c, a, b)
+            removed = 1
+        else:
+            pending.data[2 * kept] = a
+            pending.data[2 * kept + 1] = b
+            kept += 1
+    pending.n = 2 * kept
+    return removed
+
+
+cdef int run_matching(Ctx *c, int maxcount) noexcept nogil:
+    """Seed 003: sweep the matched pairs that still link; when a sweep removes nothing, rebuild
+    the matching from the current board; stop (ST_STUCK) when a fresh matching removes nothing."""
+    cdef Grid *g = c.g
+    cdef IVec pending
+    pending.data = NULL
+    pending.n = 0
+    pending.cap = 0
+    cdef Matcher m
+    cdef int half = (maxcount + 1) // 2 + 1
+    cdef int r, status = ST_SOLVED
+    cdef int32_t *tiles = <int32_t *>llk_malloc((maxcount + 1) * sizeof(int32_t))
+    m.adj = <uint8_t *>llk_malloc(<size_t>half * half + 1)
+    m.ml = <int32_t *>llk_malloc(half * sizeof(int32_t))
+    m.mr = <int32_t *>llk_malloc(half * sizeof(int32_t))
+    m.dist = <int32_t *>llk_malloc(half * sizeof(int32_t))
+    m.queue = <int32_t *>llk_malloc(half * sizeof(int32_t))
+    if tiles == NULL or m.adj == NULL or m.ml == NULL or m.mr == NULL or m.dist == NULL or m.queue == NULL:
+        status = ST_MEMORY
+    else:
+        while g.tiles > 0:
+            r = sweep_pending(c, &pending)
+            if r < 0:
+                status = c.b.stop
+                break
+            if r > 0:
+                continue
+            if not spend(&c.b):
+                status = c.b.stop
+                break
+            if build_matching(c, &pending, tiles, &m) < 0:
+                status = ST_MEMORY
+                break
+            r = sweep_pending(c, &pending)
+            if r < 0:
+                status = c.b.stop
+                break
+            if r == 0:
+                status = ST_STUCK
+                break
+    llk_free(tiles)
+    llk_free(m.adj)
+    llk_free(m.ml)
+    llk_free(m.mr)
+    llk_free(m.dist)
+    llk_free(m.queue)
+    llk_free(pending.data)
+    return status

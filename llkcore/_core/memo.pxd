@@ -1,0 +1,31 @@
+# cython: language_level=3
+"""Hashing and the table of dead states the exact searches keep (memo.pyx)."""
+from libc.stdint cimport int64_t, uint64_t
+
+
+cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
+    """splitmix64's finaliser: a bijective scramble of 64 bits."""
+    x += <uint64_t>0x9E3779B97F4A7C15
+    x = (x ^ (x >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    x = (x ^ (x >> 27)) * <uint64_t>0x94D049BB133111EB
+    return x ^ (x >> 31)
+
+
+# A set of 128-bit keys (two words; (0, 0) is never stored) in buckets of two, newest first.
+# It starts small and doubles while more than half full, up to ``max_buckets``; at the cap a new
+# key replaces the oldest of its bucket, so memory never grows past the cap.
+cdef struct Memo:
+    uint64_t *keys          # 4 words per bucket; (0, 0) = an empty slot
+    int64_t nbuckets        # power of two
+    int64_t max_buckets     # the cap
+    int64_t used
+
+
+cdef bint memo_init(Memo *m, int64_t max_entries) noexcept nogil
+cdef void memo_put(Memo *m, uint64_t k0, uint64_t k1) noexcept nogil
+cdef void memo_free(Memo *m) noexcept nogil
+
+
+cdef inline bint memo_has(const Memo *m, uint64_t k0, uint64_t k1) noexcept nogil:
+    cdef uint64_t *b = m.keys + 4 * (k0 & <uint64_t>(m.nbuckets - 1))
+    return (b[0] == k0 and b[1] == k1) or (b[2] == k0 and b[3] == k1)

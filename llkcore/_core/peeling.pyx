@@ -1,0 +1,187 @@
+# cython: language_level=3
+"""The pairing search's dead test, and the conflict sets it yields for backjumping.
+
+Relaxed peeling (a sound dead test; docs/architecture.md has the argument). Repeatedly delete
+ONE tile x when it links, through the cells of the tiles still present, to the cell of an
+allowed partner (its committed partner, or any uncommitted tile of its type), whether that
+partner is still present or already deleted. Deleting only helps, so the fixpoint is unique. If
+the state can be cleared, the real removal sequence is a valid deletion order (each removed
+tile links to its real partner through a subset of the real obstacles), so a fixpoint with tiles
+left proves the state dead: the tiles left form a closed set, none of which can ever be removed
+first. It catches mutual blocking, and on big random deals (where play dies out after a few
+removals) it proves the root dead.
+"""
+from libc.stdint cimport int32_t, uint64_t
+
+from .grid cimport Grid, adjacent, empty_neighbours, put_tile, take_tile
+from .pairing cimport EV_COMMIT, EVW, Pairing, conf_clear, links
+
+
+cdef bint can_peel(Pairing *E, int x, int t) noexcept nogil:
+    """x links, through the tiles still present, to an allowed partner (present or peeled)."""
+    cdef Grid *g = E.c.g
+    cdef int p = E.partner[x]
+    cdef int k, m, base, end, q
+    if empty_neighbours(g, x) == 0:
+        # Enclosed: only an adjacent partner can link, and it is present (a peeled one would
+        # have left an empty neighbour).
+        if p >= 0:
+            return adjacent(g, x, p)
+        for k in range(4):
+            q = x + (-g.W if k == 0 else g.W if k == 1 else -1 if k == 2 else 1)
+            if g.tid[q] == t and E.partner[q] < 0:
+                return True
+        return False
+    if p >= 0:
+        return links(E, x, p)
+    base = g.offset[t]
+    end = g.count[t] + E.peeled[t]    # live tiles, then the ones peeled in this run
+    for k in range(end):
+        m = g.pos[base + k]
+        if m != x and E.partner[m] < 0 and links(E, x, m):
+            return True
+    return False
+
+
+cdef int peel_run(Pairing *E, bint restrict, bint mark) noexcept nogil:
+    """The relaxed peeling (module docstring); returns how many tiles it leaves (0: not dead).
+
+    restrict: only the tiles with ``inset[p] == 1`` take part; the others count as peeled from
+    the start (free cells, and partners like any peeled tile). mark: set ``instuck[p]`` for
+    every tile left (a closed set: none of them can ever go first). The board is restored.
+    """
+    cdef Grid *g = E.c.g
+    cdef int t, i, x, npeel = 0, left
+    cdef bint changed = True
+    if restrict:
+        for t in range(g.ntypes):
+            i = 0
+            while i < g.count[t]:
+                x = g.pos[g.offset[t] + i]
+                if E.inset[x] != 1:
+                    take_tile(g, x)
+                    E.peeled[t] += 1
+                    E.peel[2 * npeel] = x
+                    E.peel[2 * npeel + 1] = t
+                    npeel += 1
+                else:
+                    i += 1
+    while changed and g.tiles > 0:
+        changed = False
+        for t in range(g.ntypes):
+            i = 0
+            while i < g.count[t]:
+                x = g.pos[g.offset[t] + i]
+                if can_peel(E, x, t):
+                    take_tile(g, x)       # the last live tile moves into slot i
+                    E.peeled[t] += 1
+                    E.peel[2 * npeel] = x
+                    E.peel[2 * npeel + 1] = t
+                    npeel += 1
+                    changed = True
+                else:
+                    i += 1
+    left = g.tiles
+    if mark and left > 0:
+        for t in range(g.ntypes):
+            for i in range(g.count[t]):
+                E.instuck[g.pos[g.offset[t] + i]] = 1
+    while npeel > 0:
+        npeel -= 1
+        x = E.peel[2 * npeel]
+        t = E.peel[2 * npeel + 1]
+        put_tile(g, x, t)
+        E.peeled[t] -= 1
+    return left
+
+
+cdef int restricted_peel(Pairing *E, int drop) noexcept nogil:
+    """Peel the closed set S (``instuck``) without its tiles of level ``drop``. If that leaves
+    a closed set, ``instuck`` becomes it; else S stays. Returns the tiles left."""
+    cdef Grid *g = E.c.g
+    cdef int t, j, p, left
+    for t in range(g.ntypes):
+        for j in range(g.count[t]):
+            p = g.pos[g.offset[t] + j]
+            E.inset[p] = 0 if not E.instuck[p] else (2 if E.lvl[p] == drop else 1)
+            E.instuck[p] = 0
+    left = peel_run(E, True, True)
+    if left == 0:
+        for t in range(g.ntypes):
+            for j in range(g.count[t]):
+                p = g.pos[g.offset[t] + j]
+                E.instuck[p] = E.inset[p] != 0
+    return left
+
+
+cdef void stuck_conflict(Pairing *E) noexcept nogil:
+    """E.conf := the decision levels a dead state's closed set S (``instuck``) rests on.
+
+    A closed set stays closed (so the state stays dead) in any state that keeps its tiles with
+    their commitments and no more partners for them, whatever else differs. Its tiles depend on
+    decisions only through commitments: a committed tile on the level that committed it, an
+    uncommitted one on every level that committed a tile of its type (that took partners away);
+    call the latest of these the tile's level. To keep the conflict small, whole levels are
+    dropped from S, latest first, whenever the rest, peeled again on its own, still leaves a
+    closed set (at most E.tries peelings). Clears ``instuck``.
+    """
+    cdef Grid *g = E.c.g
+    cdef int i, j, t, a, b, lev, top = 0, tries = 0
+    cdef bint found
+    cdef int32_t *e
+    # Levels: tmax[t] = latest commit of type t; committed tiles their own commit's level.
+    for t in range(g.ntypes):
+        E.tmax[t] = 0
+    for i in range(E.nev):
+        e = E.ev + EVW * i
+        if e[0] == EV_COMMIT:
+            if e[4] > E.tmax[e[3]]:
+                E.tmax[e[3]] = e[4]
+            if E.partner[e[1]] == e[2]:
+                E.lvl[e[1]] = e[4]
+                E.lvl[e[2]] = e[4]
+    for t in range(g.ntypes):
+        for j in range(g.count[t]):
+            a = g.pos[g.offset[t] + j]
+            if E.partner[a] < 0:
+                E.lvl[a] = E.tmax[t]
+            if E.instuck[a] and E.lvl[a] > top:
+                top = E.lvl[a]
+    # Drop whole levels from S, latest first, while what is left still holds a closed set.
+    lev = top
+    while lev > 0 and tries < E.tries:
+        # Is there a tile of this level in S?
+        found = False
+        for t in range(g.ntypes):
+            for j in range(g.count[t]):
+                a = g.pos[g.offset[t] + j]
+                if E.instuck[a] and E.lvl[a] == lev:
+                    found = True
+                    break
+            if found:
+                break
+        if found:
+            tries += 1
+            restricted_peel(E, lev)
+        lev -= 1
+    # The conflict: the levels the tiles of S rest on.
+    conf_clear(E, E.conf)
+    for t in range(g.ntypes):
+        for j in range(g.count[t]):
+            a = g.pos[g.offset[t] + j]
+            if not E.instuck[a]:
+                continue
+            E.instuck[a] = 0
+            if E.partner[a] >= 0:
+                lev = E.lvl[a]
+                if lev > 0:
+                    E.conf[lev >> 6] |= (<uint64_t>1) << (lev & 63)
+            else:
+                E.tflag[t] = 1
+    for i in range(E.nev):
+        e = E.ev + EVW * i
+        lev = e[4]
+        if e[0] == EV_COMMIT and lev > 0 and E.tflag[e[3]]:
+            E.conf[lev >> 6] |= (<uint64_t>1) << (lev & 63)
+    for t in range(g.ntypes):
+        E.tflag[t] = 0

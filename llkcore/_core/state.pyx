@@ -1,0 +1,489 @@
+# cython: language_level=3
+"""GridState: the padded grid, its occupancy bits and type index, owned in one object.
+
+Memory is two blocks (docs/architecture.md, "Data layout"): one sized by the board's shape
+(occupancy bits, cells, type ids, slots), one by its types (type values, offsets, counts,
+positions). Building a state is two passes over the cells in C, so a Board costs about what
+copying its grid costs. The cells block never moves, so the read-only ndarray the facade hands
+out (``grid_view``) stays valid for the state's life, and ``load`` refreshes a state in place.
+
+Threads: every kernel entry that reads or writes a state holds its mutex for the whole call
+(``lock`` / ``lock_work`` ... ``unlock``), so no call ever sees a half-made change, and the BFS
+buffers are used by one call at a time. Everything here trusts its inputs: the facade validates.
+"""
+cimport numpy as cnp
+from cpython.pythread cimport (NOWAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock,
+                               PyThread_free_lock, PyThread_release_lock, WAIT_LOCK)
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdlib cimport qsort
+from libc.string cimport memcpy, memset
+
+from .alloc cimport llk_calloc, llk_free, llk_malloc
+from .gravity cimport compact_all, put_pair, slide_room, take_pair
+from .grid cimport (GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_NONE, GRAVITY_RIGHT, GRAVITY_UP, Grid,
+                    put_tile, set_blocked, take_tile)
+from .path cimport path_corners, path_search, path_work_alloc, path_work_free
+
+import numpy as np
+
+cnp.import_array()
+
+#: Largest number of rows and of columns a board may have. The kernels rely on it: padded cells
+#: stay below 2**21 and padded sides below 2**11 (see path.pyx and deal.pyx).
+MAX_SIDE = 1024
+#: Gravity direction -> the kernels' code.
+GRAVITY_CODES = {None: GRAVITY_NONE, "down": GRAVITY_DOWN, "up": GRAVITY_UP,
+                 "left": GRAVITY_LEFT, "right": GRAVITY_RIGHT}
+
+# try_remove's refusals, in the order they are checked (the facade words the message).
+REMOVE_SAME_CELL = 1
+REMOVE_EMPTY = 2        # which endpoint: see try_remove
+REMOVE_WALL = 3
+REMOVE_TYPES = 4
+REMOVE_NO_PATH = 5
+
+# Above this many distinct values (or range of values), dense type ids come from a sort
+# instead of a table indexed by value.
+cdef enum:
+    TABLE_MIN = 1 << 16
+
+
+cdef int cmp_int32(const void *x, const void *y) noexcept nogil:
+    cdef int32_t a = (<const int32_t *>x)[0]
+    cdef int32_t b = (<const int32_t *>y)[0]
+    return (a > b) - (a < b)
+
+
+cdef class GridState:
+    """The engine's state of one board. Built and changed only through the facade."""
+
+    def __cinit__(self, *args, **kwargs):
+        self.mutex = PyThread_allocate_lock()
+        if self.mutex == NULL:
+            raise MemoryError("llkcore: cannot allocate a lock")
+
+    def __init__(self, cnp.ndarray board not None, bint border):
+        """``board``: a validated C-contiguous int32 (rows, cols) array."""
+        cdef int rows = board.shape[0], cols = board.shape[1], r
+        cdef const int32_t *src = <const int32_t *>cnp.PyArray_DATA(board)
+        self.alloc_shape(rows, cols, border)
+        for r in range(rows):
+            memcpy(self.g.cells + (r + 1) * self.g.W + 1, src + r * cols, cols * sizeof(int32_t))
+        self.build_index()
+
+    def __dealloc__(self):
+        if self.mutex != NULL:
+            PyThread_free_lock(self.mutex)
+        path_work_free(&self.work)
+        llk_free(self.shape_mem)
+        llk_free(self.types_mem)
+
+    # ---- building ---------------------------------------------------------------------------
+
+    cdef int alloc_shape(self, int rows, int cols, bint border) except -1:
+        """Allocate the shape block of a fresh state and write the ring; the caller then writes
+        the board's cells (``g.cells``, padded layout) and calls ``build_index``."""
+        cdef Grid *g = &self.g
+        cdef int H = rows + 2, W = cols + 2, i
+        cdef int RW = (W + 63) >> 6, CW = (H + 63) >> 6
+        cdef size_t N = <size_t>H * W
+        cdef size_t nbits = <size_t>H * RW + <size_t>W * CW
+        cdef char *mem = <char *>llk_malloc(nbits * sizeof(uint64_t) + 3 * N * sizeof(int32_t))
+        if mem == NULL:
+            raise MemoryError("llkcore: cannot allocate a board")
+        self.shape_mem = mem
+        self.border = border
+        g.rows, g.cols, g.H, g.W, g.RW, g.CW = rows, cols, H, W, RW, CW
+        g.rowbits = <uint64_t *>mem
+        g.colbits = g.rowbits + <size_t>H * RW
+        g.cells = <int32_t *>(g.colbits + <size_t>W * CW)
+        g.tid = g.cells + N
+        g.slot = g.tid + N
+        cdef int32_t ring = 0 if border else -1
+        for i in range(W):
+            g.cells[i] = ring
+            g.cells[(H - 1) * W + i] = ring
+        for i in range(1, H - 1):
+            g.cells[i * W] = ring
+            g.cells[i * W + W - 1] = ring
+        return 0
+
+    cdef int build_index(self) except -1:
+        """Type ids, index, slots and occupancy bits from ``g.cells`` (all or nothing)."""
+        cdef Grid *g = &self.g
+        cdef int N = g.H * g.W, p, r, c, t, ntypes = 0, tiles = 0
+        cdef int32_t v, vmin = 0, vmax = 0
+        cdef int64_t span
+        cdef int32_t *table = NULL
+        cdef int32_t *values = NULL
+        cdef int32_t *mem
+        cdef int lo, hi, mid
+        # Pass 1: how many tiles, and the range of their values.
+        for r in range(1, g.H - 1):
+            for p in range(r * g.W + 1, r * g.W + g.W - 1):
+                v = g.cells[p]
+                if v > 0:
+                    if tiles == 0 or v < vmin:
+                        vmin = v
+                    if tiles == 0 or v > vmax:
+                        vmax = v
+                    tiles += 1
+        span = <int64_t>vmax - vmin + 1
+        if tiles > 0 and span <= max(<int64_t>TABLE_MIN, <int64_t>N):
+            # Dense ids from a table indexed by value (the usual case: small type numbers).
+            table = <int32_t *>llk_calloc(<size_t>span, sizeof(int32_t))
+            if table == NULL:
+                raise MemoryError("llkcore: cannot allocate a board's type index")
+            for p in range(N):
+                if g.cells[p] > 0:
+                    table[g.cells[p] - vmin] = 1
+            for p in range(<int>span):
+                if table[p]:
+                    table[p] = ntypes
+                    ntypes += 1
+                else:
+                    table[p] = -1
+        elif tiles > 0:
+            # Scattered values: sort them and keep each once.
+            values = <int32_t *>llk_malloc(tiles * sizeof(int32_t))
+            if values == NULL:
+                raise MemoryError("llkcore: cannot allocate a board's type index")
+            t = 0
+            for p in range(N):
+                if g.cells[p] > 0:
+                    values[t] = g.cells[p]
+                    t += 1
+            qsort(values, tiles, sizeof(int32_t), cmp_int32)
+            for t in range(tiles):
+                if t == 0 or values[t] != values[ntypes - 1]:
+                    values[ntypes] = values[t]
+                    ntypes += 1
+        mem = <int32_t *>llk_malloc((3 * <size_t>ntypes + 1 + tiles) * sizeof(int32_t))
+        if mem == NULL:
+            llk_free(table)
+            llk_free(values)
+            raise MemoryError("llkcore: cannot allocate a board's type index")
+        llk_free(self.types_mem)
+        self.types_mem = mem
+        self.pos_cap = tiles
+        g.ntypes = ntypes
+        g.type_value = mem
+        g.offset = mem + ntypes
+        g.count = g.offset + ntypes + 1
+        g.pos = g.count + ntypes
+        # Pass 2: type ids, counts, occupancy bits.
+        memset(g.count, 0, ntypes * sizeof(int32_t))
+        memset(g.rowbits, 0, (<size_t>g.H * g.RW + <size_t>g.W * g.CW) * sizeof(uint64_t))
+        for p in range(N):
+            v = g.cells[p]
+            g.slot[p] = -1
+            if v > 0:
+                if table != NULL:
+                    t = table[v - vmin]
+                else:
+                    lo, hi = 0, ntypes - 1
+                    while lo < hi:
+                        mid = (lo + hi) >> 1
+                        if values[mid] < v:
+                            lo = mid + 1
+                        else:
+                            hi = mid
+                    t = lo
+                g.tid[p] = t
+                g.count[t] += 1
+            else:
+                g.tid[p] = -1
+            if v != 0:
+                set_blocked(g, p, True)
+        if table != NULL:
+            for p in range(<int>span):
+                if table[p] >= 0:
+                    g.type_value[table[p]] = vmin + p
+        else:
+            memcpy(g.type_value, values, ntypes * sizeof(int32_t))
+        llk_free(table)
+        llk_free(values)
+        # Pass 3: positions grouped by type, each group in row-major order.
+        g.offset[0] = 0
+        for t in range(ntypes):
+            g.offset[t + 1] = g.offset[t] + g.count[t]
+            g.count[t] = 0
+        for p in range(N):
+            t = g.tid[p]
+            if t >= 0:
+                c = g.offset[t] + g.count[t]
+                g.pos[c] = p
+                g.slot[p] = c
+                g.count[t] += 1
+        g.tiles = tiles
+        return 0
+
+    cdef void bind_types(self) noexcept:
+        """Point the Grid at the types block (after it was copied or swapped in)."""
+        cdef Grid *g = &self.g
+        g.type_value = self.types_mem
+        g.offset = g.type_value + g.ntypes
+        g.count = g.offset + g.ntypes + 1
+        g.pos = g.count + g.ntypes
+
+    # ---- the mutex --------------------------------------------------------------------------
+
+    cdef int lock(self) except -1:
+        if not PyThread_acquire_lock(self.mutex, NOWAIT_LOCK):
+            with nogil:
+                PyThread_acquire_lock(self.mutex, WAIT_LOCK)
+        return 0
+
+    cdef int lock_work(self) except -1:
+        self.lock()
+        if self.work.seen == NULL and not path_work_alloc(&self.work, self.g.H, self.g.W):
+            self.unlock()
+            raise MemoryError("llkcore: cannot allocate path-search buffers")
+        return 0
+
+    cdef void unlock(self) noexcept:
+        PyThread_release_lock(self.mutex)
+
+    # ---- copies -----------------------------------------------------------------------------
+
+    def copy(self):
+        """An independent copy (the BFS buffers are not copied: they are scratch)."""
+        cdef GridState other = GridState.__new__(GridState)
+        cdef Grid *g = &self.g
+        cdef size_t shape_bytes, types_ints
+        self.lock()
+        try:
+            other.alloc_shape(g.rows, g.cols, self.border)
+            shape_bytes = ((<size_t>g.H * g.RW + <size_t>g.W * g.CW) * sizeof(uint64_t)
+                           + 3 * <size_t>g.H * g.W * sizeof(int32_t))
+            types_ints = 3 * <size_t>g.ntypes + 1 + self.pos_cap
+            other.types_mem = <int32_t *>llk_malloc(types_ints * sizeof(int32_t))
+            if other.types_mem == NULL:
+                raise MemoryError("llkcore: cannot allocate a board")
+            memcpy(other.shape_mem, self.shape_mem, shape_bytes)
+            memcpy(other.types_mem, self.types_mem, types_ints * sizeof(int32_t))
+            other.pos_cap = self.pos_cap
+            other.g.ntypes = g.ntypes
+            other.g.tiles = g.tiles
+            other.bind_types()
+        finally:
+            self.unlock()
+        return other
+
+    def load(self, GridState other not None):
+        """Take over ``other``'s position (same shape and border; ``other`` is left empty of
+        types). The cells block stays where it is, so views of this state stay valid."""
+        cdef Grid *g = &self.g
+        cdef size_t shape_bytes = ((<size_t>g.H * g.RW + <size_t>g.W * g.CW) * sizeof(uint64_t)
+                                   + 3 * <size_t>g.H * g.W * sizeof(int32_t))
+        if other.g.H != g.H or other.g.W != g.W or other.border != self.border:
+            raise ValueError("load needs a state of the same shape and border")
+        self.lock()
+        try:
+            memcpy(self.shape_mem, other.shape_mem, shape_bytes)
+            self.types_mem, other.types_mem = other.types_mem, self.types_mem
+            self.pos_cap = other.pos_cap
+            g.ntypes = other.g.ntypes
+            g.tiles = other.g.tiles
+            self.bind_types()
+            other.g.ntypes = 0
+            other.g.tiles = 0
+        finally:
+            self.unlock()
+
+    # ---- views for the facade ---------------------------------------------------------------
+
+    @property
+    def rows(self):
+        return self.g.rows
+
+    @property
+    def cols(self):
+        return self.g.cols
+
+    @property
+    def width(self):
+        """Padded row length W: the facade turns (r, c) into (r + 1) * W + c + 1."""
+        return self.g.W
+
+    @property
+    def tiles(self):
+        return self.g.tiles
+
+    def grid_view(self):
+        """The read-only, live ndarray of the user's board (the ring excluded).
+
+        Its memory belongs to this state, which exposes no writable buffer, so numpy refuses to
+        make the view writeable: nothing outside the kernels can change a board.
+        """
+        cdef cnp.npy_intp dims[2]
+        cdef cnp.npy_intp strides[2]
+        if self.view is None:
+            dims[0] = self.g.rows
+            dims[1] = self.g.cols
+            strides[0] = self.g.W * sizeof(int32_t)
+            strides[1] = sizeof(int32_t)
+            view = cnp.PyArray_New(np.ndarray, 2, dims, cnp.NPY_INT32, strides,
+                                   <void *>(self.g.cells + self.g.W + 1), sizeof(int32_t),
+                                   cnp.NPY_ARRAY_ALIGNED, None)
+            cnp.set_array_base(view, self)
+            self.view = view
+        return self.view
+
+    def value_at(self, int p):
+        return self.g.cells[p]
+
+    def type_values(self):
+        """User values of the types that still have tiles, ascending."""
+        cdef int t
+        self.lock()
+        try:
+            return np.array([self.g.type_value[t] for t in range(self.g.ntypes) if self.g.count[t] > 0],
+                            dtype=np.int32)
+        finally:
+            self.unlock()
+
+    def type_counts(self):
+        """(values, counts) of the types that still have tiles."""
+        cdef int t
+        self.lock()
+        try:
+            live = [t for t in range(self.g.ntypes) if self.g.count[t] > 0]
+            return (np.array([self.g.type_value[t] for t in live], dtype=np.int32),
+                    np.array([self.g.count[t] for t in live], dtype=np.int32))
+        finally:
+            self.unlock()
+
+    def positions_of(self, int value):
+        """Padded positions of the live tiles of a type, in index (slot) order; empty if none."""
+        cdef int lo = 0, hi = self.g.ntypes, mid, t, i
+        self.lock()
+        try:
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if self.g.type_value[mid] < value:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            if lo >= self.g.ntypes or self.g.type_value[lo] != value:
+                return np.empty(0, dtype=np.int32)
+            t = lo
+            return np.array([self.g.pos[self.g.offset[t] + i] for i in range(self.g.count[t])],
+                            dtype=np.int32)
+        finally:
+            self.unlock()
+
+    def index_arrays(self):
+        """(type_value, offset, count, pos, slot) copies, for consistency tests."""
+        cdef Grid *g = &self.g
+        cdef int i
+        self.lock()
+        try:
+            return (np.array([g.type_value[i] for i in range(g.ntypes)], dtype=np.int32),
+                    np.array([g.offset[i] for i in range(g.ntypes + 1)], dtype=np.int32),
+                    np.array([g.count[i] for i in range(g.ntypes)], dtype=np.int32),
+                    np.array([g.pos[i] for i in range(self.pos_cap)], dtype=np.int32),
+                    np.array([g.slot[i] for i in range(g.H * g.W)], dtype=np.int32))
+        finally:
+            self.unlock()
+
+    # ---- changes (inputs validated by the facade) ---------------------------------------------
+
+    def remove_pair(self, int pa, int pb, int gravity):
+        """Remove the tiles at pa and pb, then apply gravity to their lines.
+
+        Returns the gravity moves as an int32 array of (src, dst) rows, in the order applied.
+        """
+        moves = np.empty(slide_room(&self.g), dtype=np.int32)
+        cdef int n
+        self.lock()
+        try:
+            n = take_pair(&self.g, pa, pb, gravity, <int32_t *>cnp.PyArray_DATA(moves))
+        finally:
+            self.unlock()
+        return moves[:2 * n].reshape(n, 2).copy()
+
+    def try_remove(self, int pa, int pb, int max_turns, int gravity):
+        """The checked removal of one move: the rules' tests and the removal in one locked step.
+
+        Returns ``(0, path, moves)`` when removed (path: corner points as in ``path.path``;
+        moves: as ``remove_pair``), else ``(code, which, None)``: a REMOVE_* code and, for
+        REMOVE_EMPTY / REMOVE_WALL, 0 or 1 for the endpoint concerned. Nothing changes then.
+        """
+        cdef Grid *g = &self.g
+        cdef int end, n, i, k, which
+        cdef int32_t v
+        corners = np.empty(2 * (min(max_turns, 4 * g.H * g.W) + 2), dtype=np.int32)
+        moves = np.empty(slide_room(g), dtype=np.int32)
+        cdef int32_t *cbuf = <int32_t *>cnp.PyArray_DATA(corners)
+        cdef int32_t *mbuf = <int32_t *>cnp.PyArray_DATA(moves)
+        self.lock_work()
+        try:
+            if pa == pb:
+                return REMOVE_SAME_CELL, 0, None
+            for which in range(2):
+                v = g.cells[pa if which == 0 else pb]
+                if v == 0:
+                    return REMOVE_EMPTY, which, None
+                if v < 0:
+                    return REMOVE_WALL, which, None
+            if g.cells[pa] != g.cells[pb]:
+                return REMOVE_TYPES, 0, None
+            with nogil:
+                end = path_search(g, &self.work, pa, pb, max_turns)
+                if end >= 0:
+                    n = path_corners(g, &self.work, pa, end, cbuf)
+                    k = take_pair(g, pa, pb, gravity, mbuf)
+            if end < 0:
+                return REMOVE_NO_PATH, 0, None
+        finally:
+            self.unlock()
+        path = [(int(cbuf[2 * i]), int(cbuf[2 * i + 1])) for i in range(n)]
+        return 0, path, moves[:2 * k].reshape(k, 2).copy()
+
+    def restore_pair(self, int pa, int pb, int value_a, int value_b, cnp.ndarray moves):
+        """Exact inverse of remove_pair: undo the gravity moves in reverse, then put a and b back."""
+        mv = np.ascontiguousarray(moves, dtype=np.int32)
+        self.lock()
+        try:
+            put_pair(&self.g, pa, pb, self.dense(value_a), self.dense(value_b),
+                     <int32_t *>cnp.PyArray_DATA(mv), mv.shape[0])
+        finally:
+            self.unlock()
+
+    def compact(self, int gravity):
+        """Apply gravity to every line (a board built with gravity starts compacted)."""
+        moves = np.empty(2 * self.g.rows * self.g.cols + 8, dtype=np.int32)
+        self.lock()
+        try:
+            return compact_all(&self.g, gravity, <int32_t *>cnp.PyArray_DATA(moves))
+        finally:
+            self.unlock()
+
+    cdef int dense(self, int value) noexcept:
+        """Dense id of a type value present on the board at construction."""
+        cdef int lo = 0, hi = self.g.ntypes - 1, mid
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if self.g.type_value[mid] < value:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
+    def retype(self, cnp.ndarray positions, cnp.ndarray values):
+        """Give the live tiles at ``positions`` the new ``values`` (a permutation of their old
+        multiset: reshuffles). Rebuilds the slots of the affected types."""
+        ps = np.ascontiguousarray(positions, dtype=np.int32)
+        vs = np.ascontiguousarray(values, dtype=np.int32)
+        cdef const int32_t *p = <const int32_t *>cnp.PyArray_DATA(ps)
+        cdef const int32_t *v = <const int32_t *>cnp.PyArray_DATA(vs)
+        cdef Py_ssize_t i, n = ps.shape[0]
+        self.lock()
+        try:
+            for i in range(n):
+                take_tile(&self.g, p[i])
+            for i in range(n):
+                put_tile(&self.g, p[i], self.dense(v[i]))
+        finally:
+            self.unlock()
