@@ -9,6 +9,23 @@ from .grid cimport Grid, adjacent, bits_clear, bits_next, bits_prev, empty_neigh
 from .path cimport PathWork, path_search
 
 
+cdef inline bint run_overlap(const uint64_t *line_a, const uint64_t *line_b, int ia, int ib, int n,
+                             int *lo, int *hi) noexcept nogil:
+    """The indices m that lie both in the empty run through a (index ia) on line_a and in the
+    one through b (index ib) on line_b (n cells long): [lo, hi]; False if there are none.
+    Only these two lines are read."""
+    cdef int m
+    lo[0] = bits_prev(line_a, ia) + 1
+    hi[0] = bits_next(line_a, ia, n) - 1
+    m = bits_prev(line_b, ib) + 1
+    if m > lo[0]:
+        lo[0] = m
+    m = bits_next(line_b, ib, n) - 1
+    if m < hi[0]:
+        hi[0] = m
+    return lo[0] <= hi[0]
+
+
 cdef inline bint sweep_half(const uint64_t *line_a, const uint64_t *line_b, int ia, int ib, int n,
                             const uint64_t *cross, int cross_words, int ja, int jb,
                             int max_turns) noexcept nogil:
@@ -16,21 +33,13 @@ cdef inline bint sweep_half(const uint64_t *line_a, const uint64_t *line_b, int 
     ``line_b`` (the lines through a and b, n cells long, a at index ia, b at ib) and whose middle
     segment runs along a crossing line m, from index ja to jb on it.
 
-    m must lie in the empty run through a on line_a and in the one through b on line_b, and the
-    middle segment must be clear: one masked test over ``cross`` (cross_words words per line).
-    A path turns where m differs from ia and from ib (if ja != jb), so with max_turns < 2 only
-    m = ia or m = ib can qualify.
+    m must lie in the empty run through a on line_a and in the one through b on line_b
+    (``run_overlap``), and the middle segment must be clear: one masked test over ``cross``
+    (cross_words words per line). A path turns where m differs from ia and from ib (if
+    ja != jb), so with max_turns < 2 only m = ia or m = ib can qualify.
     """
-    cdef int lo = bits_prev(line_a, ia) + 1
-    cdef int hi = bits_next(line_a, ia, n) - 1
-    cdef int m, k, turns, lo_j, hi_j
-    m = bits_prev(line_b, ib) + 1
-    if m > lo:
-        lo = m
-    m = bits_next(line_b, ib, n) - 1
-    if m < hi:
-        hi = m
-    if lo > hi:
+    cdef int lo, hi, m, k, turns, lo_j, hi_j
+    if not run_overlap(line_a, line_b, ia, ib, n, &lo, &hi):
         return False
     if ja < jb:
         lo_j = ja + 1

@@ -7,8 +7,8 @@ cimport numpy as cnp
 from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport qsort
 
-from .grid cimport Grid, PairCursor, pairs_next
-from .link cimport link_cells
+from .grid cimport Grid, PairCursor, adjacent, pairs_next
+from .link cimport link_cells, link_sweep
 from .path cimport PathWork, path_search, path_turns
 from .run cimport Budget, still_time
 from .state cimport GridState
@@ -94,16 +94,6 @@ def moves_cells(GridState s, int max_turns):
         s.unlock()
 
 
-def moves_points(GridState s, int max_turns):
-    """Every removable pair as a sorted (k, 4) int32 array of (r1, c1, r2, c2)."""
-    cells = moves_cells(s, max_turns)
-    W = s.g.W
-    out = np.empty((cells.shape[0], 4), dtype=np.int32)
-    out[:, 0::2] = cells // W - 1
-    out[:, 1::2] = cells % W - 1
-    return out
-
-
 def has_move(GridState s, int max_turns):
     """True iff at least one pair can be removed now (stops at the first)."""
     cdef int64_t k
@@ -114,6 +104,41 @@ def has_move(GridState s, int max_turns):
     finally:
         s.unlock()
     return k > 0
+
+
+cdef int min_turns(const Grid *g, PathWork *w, int pa, int pb, int max_turns) noexcept nogil:
+    """Fewest turns of a path joining the removable pair (pa, pb), without building a path up
+    to two turns (the sweep answers "within t turns?" for t = 0, 1)."""
+    cdef int t
+    if adjacent(g, pa, pb):
+        return 0
+    if max_turns <= 2:
+        for t in range(max_turns):
+            if link_sweep(g, pa, pb, t):
+                return t
+        return max_turns
+    return path_turns(w, path_search(g, w, pa, pb, max_turns))
+
+
+def moves_turns(GridState s, int max_turns):
+    """(cells, turns): every removable pair as moves_cells gives them, and the fewest turns of
+    a path joining each (an int32 array)."""
+    cdef Py_ssize_t i, n
+    cdef const int32_t *mv
+    cdef int32_t *tv
+    lock_for(s, max_turns)
+    try:
+        cells = sorted_moves(s, max_turns)
+        n = cells.shape[0]
+        turns = np.empty(n, dtype=np.int32)
+        mv = <const int32_t *>cnp.PyArray_DATA(cells)
+        tv = <int32_t *>cnp.PyArray_DATA(turns)
+        with nogil:
+            for i in range(n):
+                tv[i] = min_turns(&s.g, &s.work, mv[2 * i], mv[2 * i + 1], max_turns)
+    finally:
+        s.unlock()
+    return cells, turns
 
 
 cdef Py_ssize_t best_move(const Grid *g, PathWork *w, const int32_t *mv, Py_ssize_t n,
