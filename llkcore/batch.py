@@ -16,7 +16,9 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequ
 
 import numpy as np
 
-from .board import Board, Move
+from .board import Board
+from .checks import flag, integer
+from .coords import Move
 from .errors import BoardError
 from .rules import Rules, as_rules
 from .solver import Solver, Verdict
@@ -268,11 +270,7 @@ def resolve_workers(workers: Optional[int]) -> int:
             return max(1, len(os.sched_getaffinity(0)))
         except (AttributeError, OSError):  # pragma: no cover - not Linux
             return max(1, os.cpu_count() or 1)
-    if isinstance(workers, (bool, np.bool_)) or not isinstance(workers, (int, np.integer)):
-        raise TypeError(f"workers must be an int or None, got {type(workers).__name__}")
-    if workers < 1:
-        raise ValueError(f"workers must be >= 1, got {workers}")
-    return int(workers)
+    return integer(workers, "workers", low=1)
 
 
 def _items(grids: Any) -> Tuple[Iterator[Any], Optional[int]]:
@@ -436,8 +434,7 @@ def analyze(grids: Any, *, rules: Optional[Rules] = None, strategy: str = "exact
     """
     rules = None if rules is None else as_rules(rules)
     n_workers = resolve_workers(workers)
-    if not isinstance(keep_moves, (bool, np.bool_)):
-        raise TypeError(f"keep_moves must be a bool, got {type(keep_moves).__name__}")
+    keep_moves = flag(keep_moves, "keep_moves")
     # Built once here so that bad strategy / limits fail before any board is read.
     solver = Solver(rules=None, strategy=strategy, node_limit=node_limit, time_limit=time_limit)
     items, total = _items(grids)

@@ -24,9 +24,9 @@ from . import __version__
 from .board import MAX_SIDE, Board, parse_text
 from .errors import BoardError, CoordinateError, IllegalMove
 from .rules import GRAVITIES, Rules
+from .solver import STRATEGIES
 
 PROG = "llk"
-STRATEGIES = ("exact", "greedy-freedom", "greedy-mobility", "matching")
 
 
 class UsageError(Exception):
@@ -252,14 +252,14 @@ class Deals:
         return self.count
 
     def __iter__(self) -> Iterator[Board]:
-        from .generate import generate
+        from .deals import generate
         for i in range(self.count):
             yield generate(self.rows, self.cols, seed=deal_seed(self.seed, i), **self.options)
 
 
 def _check_deal(args: argparse.Namespace, rules: Rules) -> None:
     """Generate one deal up front, so that an impossible size fails as a usage error."""
-    from .generate import generate
+    from .deals import generate
     rows, cols = args.size
     try:
         generate(rows, cols, copies=args.copies, types=args.types, solvable=False, seed=0,
@@ -295,7 +295,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from .generate import generate
+    from .deals import generate
     rows, cols = args.size
     rules = _rules(args)
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)

@@ -16,7 +16,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
-from .board import Board, GridLike, Move, Point, _board
+from .board import Board, GridLike, board_for
+from .coords import Move, Point
 from .errors import CoordinateError
 from .rules import Rules
 
@@ -88,7 +89,6 @@ def solution_steps(board: Board, solution: Sequence[Move]) -> Dict[Point, int]:
     one is not legal); with gravity the tiles are followed as they slide."""
     play = board.copy()
     rows, cols = board.rows, board.cols
-    width = cols + 2
     # origin[r, c]: where the tile now at (r, c) stood on the board as given (-1: none).
     origin = np.arange(rows * cols, dtype=np.int64).reshape(rows, cols)
     steps: Dict[Point, int] = {}
@@ -97,13 +97,8 @@ def solution_steps(board: Board, solution: Sequence[Move]) -> Dict[Point, int]:
         play.remove(a, b)
         for p in (a, b):
             steps[divmod(int(origin[p[0], p[1]]), cols)] = k
-        if board.rules.gravity is not None:
-            # The gravity moves the kernel just applied, as (src, dst) padded cells, in order.
-            shifted = play._undo[-1][3]
-            for src, dst in shifted.tolist():
-                sr, sc = divmod(src, width)
-                dr, dc = divmod(dst, width)
-                origin[dr - 1, dc - 1] = origin[sr - 1, sc - 1]
+        for (sr, sc), (dr, dc) in play.slides():
+            origin[dr, dc] = origin[sr, sc]
     return {(int(r), int(c)): k for (r, c), k in steps.items()}
 
 
@@ -117,7 +112,7 @@ def svg(board: GridLike, *, path: Optional[Sequence[Point]] = None,
     margin. ``path``: corner points drawn as one ``<polyline class="path">`` through the cell
     centres, with a dot per corner. ``solution``: each removed pair numbered by its step.
     """
-    b = _board(board, rules)
+    b = board_for(board, rules)
     if not isinstance(cell, int) or isinstance(cell, bool) or cell < 8:
         raise ValueError(f"cell must be an int >= 8 (pixels), got {cell!r}")
     grid = np.asarray(b.grid)
@@ -227,7 +222,7 @@ def text(board: GridLike, *, path: Optional[Sequence[Point]] = None,
     With ``path`` the ring is shown round the board, the path is drawn with ``-``, ``|`` and
     ``+`` through the empty cells it crosses, and its two end tiles are bracketed.
     """
-    b = _board(board, rules)
+    b = board_for(board, rules)
     grid = np.asarray(b.grid)
     rows, cols = b.rows, b.cols
     labels = [["." if v == 0 else "#" if v < 0 else str(int(v)) for v in row] for row in grid.tolist()]

@@ -20,11 +20,11 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 import llkcore as llk
 import llkref
 from llkcore._core import deal as _gen
-from llkcore.generate import DealError
+from llkcore import DealError
 from conftest import assert_index_matches, examples, grids
 
 # The module (llkcore.generate the attribute is the function).
-generate_module = importlib.import_module("llkcore.generate")
+deal_module = importlib.import_module("llkcore._deals")
 
 ALL_RULES = [llk.Rules(max_turns=t, border=b, gravity=g)
              for t in (0, 1, 2, 3) for b in (True, False) for g in llk.GRAVITIES]
@@ -268,7 +268,7 @@ def test_tiny_layouts_are_decided_exactly(layout, rules, seed):
 
 def test_exact_fallback_gives_a_certificate(monkeypatch):
     """With no random playout allowed, the exact solver's order is used (gravity included)."""
-    monkeypatch.setattr(generate_module, "MAX_ATTEMPTS", 0)
+    monkeypatch.setattr(deal_module, "MAX_ATTEMPTS", 0)
     rules = llk.Rules(max_turns=0, border=False, gravity="right")
     board = llk.generate(2, 4, layout=[[1, 1, 1, 1], [1, -1, 1, -1]], rules=rules, seed=2)
     assert_certified(board)
@@ -388,7 +388,7 @@ def _below(s, n):
 def test_stream_is_xoshiro256starstar_with_unbiased_bounds(seed, values, bounds):
     """The stream is the specified algorithm in plain integer arithmetic (hence the same on every
     platform): a pure-Python model draws the same numbers and the same Fisher-Yates shuffle."""
-    state = generate_module.rng_state(seed)
+    state = deal_module.rng_state(seed)
     model = [int(w) for w in state]
     assert [_gen.draw_below(n, state) for n in bounds] == [_below(model, n) for n in bounds]
     arr = np.array(values, dtype=np.int32)
@@ -403,7 +403,7 @@ def test_stream_is_xoshiro256starstar_with_unbiased_bounds(seed, values, bounds)
 
 def test_seed_state_comes_from_seedsequence():
     expected = np.random.SeedSequence(42).generate_state(4, dtype=np.uint64)
-    assert np.array_equal(generate_module.rng_state(42), expected)
+    assert np.array_equal(deal_module.rng_state(42), expected)
 
 
 # ---------------------------------------------------------------------------------------------
