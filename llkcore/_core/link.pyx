@@ -5,7 +5,7 @@ from libc.stdint cimport int32_t, uint8_t
 
 from .grid cimport same_type_linkable
 from .link cimport can_link
-from .path cimport path_corners, path_search
+from .path cimport best_path
 from .state cimport GridState
 
 import numpy as np
@@ -47,7 +47,7 @@ def link_many(GridState s, cnp.ndarray pairs, int max_turns):
 
 def path(GridState s, int pa, int pb, int max_turns):
     """Corner points [(row, col), ...] of the best path (fewest turns, then shortest), or None."""
-    cdef int end = -1, n = 0, i
+    cdef int n = -1, i
     # A best path never has more turns than states, so this bounds its corners.
     corners = np.empty(2 * (min(max_turns, 4 * s.g.H * s.g.W) + 2), dtype=np.int32)
     cdef int32_t *buf = <int32_t *>cnp.PyArray_DATA(corners)
@@ -55,11 +55,9 @@ def path(GridState s, int pa, int pb, int max_turns):
     try:
         if same_type_linkable(&s.g, pa, pb):
             with nogil:
-                end = path_search(&s.g, &s.work, pa, pb, max_turns)
-                if end >= 0:
-                    n = path_corners(&s.g, &s.work, pa, end, buf)
+                n = best_path(&s.g, &s.work, pa, pb, max_turns, buf)
     finally:
         s.unlock()
-    if end < 0:
+    if n < 0:
         return None
     return [(int(buf[2 * i]), int(buf[2 * i + 1])) for i in range(n)]

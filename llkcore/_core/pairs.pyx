@@ -9,7 +9,7 @@ from libc.stdlib cimport qsort
 
 from .grid cimport Grid, PairCursor, adjacent, pairs_next
 from .link cimport link_cells, link_sweep
-from .path cimport PathWork, path_search, path_turns
+from .path cimport PathWork, path_search
 from .run cimport Budget, still_time
 from .state cimport GridState
 
@@ -117,7 +117,7 @@ cdef int min_turns(const Grid *g, PathWork *w, int pa, int pb, int max_turns) no
             if link_sweep(g, pa, pb, t):
                 return t
         return max_turns
-    return path_turns(w, path_search(g, w, pa, pb, max_turns))
+    return w.turns[path_search(g, w, pa, pb, max_turns)]
 
 
 def moves_turns(GridState s, int max_turns):
@@ -150,7 +150,7 @@ cdef Py_ssize_t best_move(const Grid *g, PathWork *w, const int32_t *mv, Py_ssiz
     for i in range(n):
         end = path_search(g, w, mv[2 * i], mv[2 * i + 1], max_turns)
         length = w.dist[end]
-        turns = path_turns(w, end)
+        turns = w.turns[end]
         if best < 0 or turns < best_turns or (turns == best_turns and length < best_length):
             best = i
             best_turns = turns

@@ -21,7 +21,7 @@ from libc.string cimport memset
 from .alloc cimport llk_calloc, llk_free, llk_malloc
 from .grid cimport Grid
 from .link cimport link_sweep, run_overlap
-from .path cimport PathWork, path_corners, path_search, path_work_alloc, path_work_free
+from .path cimport PathWork, best_path, path_search, path_work_alloc, path_work_free
 from .state cimport GridState
 
 import numpy as np
@@ -277,7 +277,7 @@ cdef class GridReader:
         if (ra == rb and ca == cb) or va <= 0 or va != vb:
             return False
         if max_turns > 2:
-            return self.best_path(ra, ca, rb, cb, max_turns, border, NULL) >= 0
+            return self.search_path(ra, ca, rb, cb, max_turns, border, NULL) >= 0
         return self.sweep(ra, ca, rb, cb, max_turns, border)
 
     def path(self, int ra, int ca, int rb, int cb, int max_turns, bint border):
@@ -289,18 +289,18 @@ cdef class GridReader:
         corners = np.empty(2 * (min(max_turns, 4 * (self.rows + 2) * (self.cols + 2)) + 2),
                            dtype=np.int32)
         cdef int32_t *buf = <int32_t *>cnp.PyArray_DATA(corners)
-        n = self.best_path(ra, ca, rb, cb, max_turns, border, buf)
+        n = self.search_path(ra, ca, rb, cb, max_turns, border, buf)
         if n < 0:
             return None
         return [(int(buf[2 * i]), int(buf[2 * i + 1])) for i in range(n)]
 
-    cdef int best_path(self, int ra, int ca, int rb, int cb, int max_turns, bint border,
+    cdef int search_path(self, int ra, int ca, int rb, int cb, int max_turns, bint border,
                        int32_t *corners) except -2:
         """The BFS on the whole grid (read once): -1 if no path, else the number of corners
         written to ``corners`` (0 when corners is NULL)."""
         cdef Grid g
         cdef PathWork w
-        cdef int H = self.rows + 2, W = self.cols + 2, i, end, n = 0
+        cdef int H = self.rows + 2, W = self.cols + 2, i, n = -1
         memset(&g, 0, sizeof(Grid))
         memset(&w, 0, sizeof(PathWork))
         g.rows, g.cols, g.H, g.W = self.rows, self.cols, H, W
@@ -315,13 +315,16 @@ cdef class GridReader:
                 g.cells[i * W] = g.cells[i * W + W - 1] = 0 if border else -1
             self.fill_cells(g.cells)
             with nogil:
-                end = path_search(&g, &w, (ra + 1) * W + ca + 1, (rb + 1) * W + cb + 1, max_turns)
-                if end >= 0 and corners != NULL:
-                    n = path_corners(&g, &w, (ra + 1) * W + ca + 1, end, corners)
+                if corners == NULL:
+                    n = 0 if path_search(&g, &w, (ra + 1) * W + ca + 1, (rb + 1) * W + cb + 1,
+                                         max_turns) >= 0 else -1
+                else:
+                    n = best_path(&g, &w, (ra + 1) * W + ca + 1, (rb + 1) * W + cb + 1,
+                                  max_turns, corners)
         finally:
             llk_free(g.cells)
             path_work_free(&w)
-        return n if end >= 0 else -1
+        return n
 
     cdef bint sweep(self, int ra, int ca, int rb, int cb, int max_turns, bint border) except -1:
         """The run-sweep (link.pxd) on occupancy bits filled only for the lines it reads."""

@@ -22,7 +22,7 @@ from .alloc cimport llk_calloc, llk_free, llk_malloc
 from .gravity cimport compact_all, put_pair, slide_room, take_pair
 from .grid cimport (GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_NONE, GRAVITY_RIGHT, GRAVITY_UP, Grid,
                     put_tile, set_blocked, take_tile)
-from .path cimport path_corners, path_search, path_work_alloc, path_work_free
+from .path cimport best_path, path_work_alloc, path_work_free
 
 import numpy as np
 
@@ -411,7 +411,7 @@ cdef class GridState:
         REMOVE_EMPTY / REMOVE_WALL, 0 or 1 for the endpoint concerned. Nothing changes then.
         """
         cdef Grid *g = &self.g
-        cdef int end, n, i, k, which
+        cdef int n, i, k, which
         cdef int32_t v
         corners = np.empty(2 * (min(max_turns, 4 * g.H * g.W) + 2), dtype=np.int32)
         moves = np.empty(slide_room(g), dtype=np.int32)
@@ -430,11 +430,10 @@ cdef class GridState:
             if g.cells[pa] != g.cells[pb]:
                 return REMOVE_TYPES, 0, None
             with nogil:
-                end = path_search(g, &self.work, pa, pb, max_turns)
-                if end >= 0:
-                    n = path_corners(g, &self.work, pa, end, cbuf)
+                n = best_path(g, &self.work, pa, pb, max_turns, cbuf)
+                if n >= 0:
                     k = take_pair(g, pa, pb, gravity, mbuf)
-            if end < 0:
+            if n < 0:
                 return REMOVE_NO_PATH, 0, None
         finally:
             self.unlock()
