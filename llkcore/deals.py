@@ -19,7 +19,7 @@ from .checks import flag, integer
 from .errors import BoardError, DealError
 from .rules import Rules, as_rules
 
-__all__ = ["DealError", "generate"]
+__all__ = ["DealError", "Deals", "deal_seed", "generate"]
 
 
 def generate(rows: int, cols: int, *, copies: int = 4, types: Optional[int] = None,
@@ -77,3 +77,31 @@ def generate(rows: int, cols: int, *, copies: int = 4, types: Optional[int] = No
     board = Board(grid, rules=rules)
     board.certificate = certificate
     return board
+
+
+def deal_seed(seed: int, index: int) -> int:
+    """The seed of deal ``index`` in a series seeded ``seed``: independent streams per deal
+    (``llk analyze --seed S`` solves ``generate(..., seed=deal_seed(S, i))`` for i = 0, 1, ...)."""
+    return int(np.random.SeedSequence([integer(seed, "seed", low=0), integer(index, "index", low=0)])
+               .generate_state(1, np.uint64)[0])
+
+
+class Deals:
+    """A seeded series of deals, generated one at a time as it is iterated (sized, so that a
+    progress bar knows the total): deal i is ``generate(rows, cols, seed=deal_seed(seed, i),
+    ...)``."""
+
+    def __init__(self, rows: int, cols: int, count: int, *, copies: int = 4,
+                 types: Optional[int] = None, solvable: bool = False, seed: int = 0,
+                 rules: Optional[Rules] = None) -> None:
+        self.rows, self.cols = rows, cols
+        self.count = integer(count, "count", low=0)
+        self.options = dict(copies=copies, types=types, solvable=solvable, rules=rules)
+        self.seed = integer(seed, "seed", low=0)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self):
+        for i in range(self.count):
+            yield generate(self.rows, self.cols, seed=deal_seed(self.seed, i), **self.options)
