@@ -19,6 +19,12 @@ ROOT = Path(__file__).resolve().parents[1]
 # group prefix -> (gate floor, README target). A ratio below the floor fails the run.
 GATES = {
     "link-single": (300, 1_000),
+    # A module call on the bot's own grid (read in place): a list, an int32 ndarray.
+    "module-link-list": (250, 300),
+    "module-link-array": (800, 1_000),
+    # np.array(list, int32) time / Board(list) (or update) time: a Board costs <= 3x the copy.
+    "board-from-list": (0.3, 0.33),
+    "board-update-list": (0.3, 0.33),
     "link-batch": (5_000, 20_000),
     "moves": (2_000, 10_000),
     "generate-18x8": (1_000, 5_000),

@@ -518,21 +518,30 @@ def board_for(grid: GridLike, rules: Optional[Rules]) -> Board:
     return Board(grid, rules=rules)
 
 
+def _query(grid: GridLike, a: Point, b: Point, rules: Optional[Rules], what: str) -> Any:
+    """A module query about the pair (a, b): on a Board, or with gravity (the grid is compacted
+    first), through a Board; else on the grid read in place (GridReader ``what``)."""
+    own = DEFAULT_RULES if rules is None else as_rules(rules)
+    if isinstance(grid, Board) or own.gravity is not None:
+        return getattr(board_for(grid, rules), _BOARD_QUERIES[what])(a, b)
+    reader = GridReader(grid)
+    ra, ca = check_point(a, reader.rows, reader.cols)
+    rb, cb = check_point(b, reader.rows, reader.cols)
+    return getattr(reader, what)(ra, ca, rb, cb, own.max_turns, own.border)
+
+
+_BOARD_QUERIES = {"link": "can_link", "path": "find_path"}
+
+
 def can_link(grid: GridLike, a: Point, b: Point, *, rules: Optional[Rules] = None) -> bool:
     """True iff the tiles at a and b of ``grid`` can be removed together under ``rules``.
 
     Reads the grid in place: its shape and only the cells the test needs are checked (the two
-    endpoints and the lines through them), so a call costs microseconds whatever the board's
-    size. With gravity rules the grid is compacted first and a and b are points on the compacted
-    board (like a Board).
+    endpoints, the lines through them and the crossing lines between them), so a call costs
+    microseconds whatever the board's size. With gravity rules the grid is compacted first and
+    a and b are points on the compacted board (like a Board).
     """
-    own = DEFAULT_RULES if rules is None else as_rules(rules)
-    if isinstance(grid, Board) or own.gravity is not None:
-        return board_for(grid, rules).can_link(a, b)
-    reader = GridReader(grid)
-    ra, ca = check_point(a, reader.rows, reader.cols)
-    rb, cb = check_point(b, reader.rows, reader.cols)
-    return reader.link(ra, ca, rb, cb, own.max_turns, own.border)
+    return _query(grid, a, b, rules, "link")
 
 
 def find_path(grid: GridLike, a: Point, b: Point, *,
@@ -542,13 +551,7 @@ def find_path(grid: GridLike, a: Point, b: Point, *,
     Reads the grid in place (every cell once, no Board is built). With gravity rules the grid
     is compacted first, as for every module call.
     """
-    own = DEFAULT_RULES if rules is None else as_rules(rules)
-    if isinstance(grid, Board) or own.gravity is not None:
-        return board_for(grid, rules).find_path(a, b)
-    reader = GridReader(grid)
-    ra, ca = check_point(a, reader.rows, reader.cols)
-    rb, cb = check_point(b, reader.rows, reader.cols)
-    return reader.path(ra, ca, rb, cb, own.max_turns, own.border)
+    return _query(grid, a, b, rules, "path")
 
 
 def moves(grid: GridLike, *, rules: Optional[Rules] = None,

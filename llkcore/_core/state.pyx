@@ -335,16 +335,10 @@ cdef class GridState:
 
     def type_values(self):
         """User values of the types that still have tiles, ascending."""
-        cdef int t
-        self.lock()
-        try:
-            return np.array([self.g.type_value[t] for t in range(self.g.ntypes) if self.g.count[t] > 0],
-                            dtype=np.int32)
-        finally:
-            self.unlock()
+        return self.type_counts()[0]
 
     def type_counts(self):
-        """(values, counts) of the types that still have tiles."""
+        """(values, counts) of the types that still have tiles, values ascending."""
         cdef int t
         self.lock()
         try:
