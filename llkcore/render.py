@@ -17,6 +17,7 @@ from xml.sax.saxutils import escape, quoteattr
 import numpy as np
 
 from .board import Board, GridLike, board_for
+from .checks import integer, text as text_arg
 from .coords import Move, Point
 from .errors import CoordinateError
 from .rules import Rules
@@ -113,8 +114,9 @@ def svg(board: GridLike, *, path: Optional[Sequence[Point]] = None,
     centres, with a dot per corner. ``solution``: each removed pair numbered by its step.
     """
     b = board_for(board, rules)
-    if not isinstance(cell, int) or isinstance(cell, bool) or cell < 8:
-        raise ValueError(f"cell must be an int >= 8 (pixels), got {cell!r}")
+    cell = integer(cell, "cell", low=8, high=1024)
+    if title is not None:
+        text_arg(title, "title")
     grid = np.asarray(b.grid)
     rows, cols = b.rows, b.cols
     border = b.rules.border

@@ -191,6 +191,12 @@ def test_svg_title_is_escaped_and_bad_arguments_are_refused():
                    solution=[((0, 0), (0, 2))])
     with pytest.raises(ValueError, match="cell"):
         render.svg(board, cell=2)
+    with pytest.raises(TypeError, match="cell"):
+        render.svg(board, cell=20.5)
+    for title in (5, b"x", ["t"], object()):
+        with pytest.raises(TypeError, match="title"):
+            render.svg(board, title=title)
+    assert "<title>mine</title>" in render.svg(board, title="mine")
     with pytest.raises(llk.BoardError):
         render.svg([[1, "a"]])
     # A failed call leaves the board as it was.

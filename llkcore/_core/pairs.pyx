@@ -117,7 +117,8 @@ cdef int min_turns(const Grid *g, PathWork *w, int pa, int pb, int max_turns) no
             if link_sweep(g, pa, pb, t):
                 return t
         return max_turns
-    return w.turns[path_search(g, w, pa, pb, max_turns)]
+    cdef int end = path_search(g, w, pa, pb, max_turns)
+    return w.turns[end] if end >= 0 else max_turns
 
 
 def moves_turns(GridState s, int max_turns):
@@ -149,6 +150,8 @@ cdef Py_ssize_t best_move(const Grid *g, PathWork *w, const int32_t *mv, Py_ssiz
     cdef int end, turns, length, best_turns = 0, best_length = 0
     for i in range(n):
         end = path_search(g, w, mv[2 * i], mv[2 * i + 1], max_turns)
+        if end < 0:
+            continue        # cannot happen under the state's lock; never read before a buffer
         length = w.dist[end]
         turns = w.turns[end]
         if best < 0 or turns < best_turns or (turns == best_turns and length < best_length):
