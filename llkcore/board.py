@@ -414,7 +414,7 @@ class Board:
             other._labels = None if self._labels is None else dict(self._labels)
         return other
 
-    # ---- saving and pickling (the format: saving.py) -----------------------------------------
+    # ---- saving, pickling and pictures (formats: saving.py, render.py) ------------------------
 
     def to_json(self, *, indent: Optional[int] = None) -> str:
         """The whole game as a versioned JSON document: grid, rules, undo and redo history
@@ -453,6 +453,22 @@ class Board:
         while twin.undo():
             pass
         return np.array(twin.grid), twin.certificate, made, undone
+
+    def _repr_svg_(self) -> Optional[str]:
+        """Jupyter shows a Board as its picture (up to render.DISPLAY_CELLS cells; a larger
+        board shows as text, and ``show()`` draws it)."""
+        from . import render
+        return render.svg(self) if self._rows * self._cols <= render.DISPLAY_CELLS else None
+
+    def show(self, *, hint: bool = False, path: Optional[Sequence[Point]] = None,
+             solution: Any = None, cell: Optional[int] = None) -> "render.Picture":
+        """A picture of the board for a notebook (it displays itself) or a file: ``hint=True``
+        draws the path of ``hint()``; ``path`` a path's corner points; ``solution`` numbers the
+        tiles by a removal sequence (a list of moves, an ``llk.Solution``, or True to solve
+        the board first). Returns an ``llkcore.render.Picture`` (``.svg``, ``.png()``,
+        ``.save(file)``)."""
+        from . import render
+        return render.picture(self, hint=hint, path=path, solution=solution, cell=cell)
 
 
 def _label_grid(grid: Any, empty: Hashable, walls: Iterable[Hashable],

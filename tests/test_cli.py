@@ -195,6 +195,27 @@ def test_render_svg_with_a_path(tmp_path, capsys):
     one_error_line(err, "render")
 
 
+def test_render_png_with_a_path_and_a_solution(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("PIL", reason="PNG pictures need Pillow: pip install 'llkcore[png]'")
+    from PIL import Image
+    from llkcore import render
+    path = tmp_path / "b.txt"
+    path.write_text("1 2\n1 2\n")
+    for extra in (["--path", "0,0,1,0"], ["--solution"]):
+        png = tmp_path / "b.png"
+        code, _, err = run(capsys, "render", path, "-o", png, "--cell", 20, *extra)
+        assert code == 0, err
+        pic = render.layout(llk.Board.from_text(path.read_text()), cell=20)
+        assert Image.open(png).size == (pic.width, pic.height)
+    # Without Pillow: one line saying how to get it, before any work.
+    def missing():
+        raise ImportError('PNG pictures need Pillow: pip install "llkcore[png]"')
+    monkeypatch.setattr(render, "pillow", missing)
+    code, _, err = run(capsys, "render", path, "-o", tmp_path / "c.png")
+    assert code == 2 and "llkcore[png]" in one_error_line(err, "render")
+    assert not (tmp_path / "c.png").exists()
+
+
 def test_render_numbered_solution_needs_an_svg(tmp_path, capsys):
     path = tmp_path / "b.txt"
     path.write_text("1 2\n1 2\n")
@@ -204,6 +225,8 @@ def test_render_numbered_solution_needs_an_svg(tmp_path, capsys):
     code, _, err = run(capsys, "render", path, "--solution")
     assert code == 2
     one_error_line(err, "render")
+    code, _, err = run(capsys, "render", path, "-o", tmp_path / "s.gif")
+    assert code == 2 and ".png" in one_error_line(err, "render")
 
 
 # ---------------------------------------------------------------------------------------------
