@@ -7,7 +7,8 @@ trust what they get. See docs/architecture.md ("Layers", "Threads").
 from __future__ import annotations
 
 import threading
-from typing import Any, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import (TYPE_CHECKING, Any, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple,
+                    Union)
 
 import numpy as np
 
@@ -22,6 +23,9 @@ from .coords import Move, Point, cells_of, moves_of, point_of, points_of
 from .errors import BoardError, CoordinateError, IllegalMove
 from .index import Index
 from .rules import DEFAULT_RULES, Rules, as_rules
+
+if TYPE_CHECKING:
+    from .render import Picture
 
 GridLike = Union["Board", np.ndarray, Sequence[Sequence[int]]]
 
@@ -461,7 +465,7 @@ class Board:
         return render.svg(self) if self._rows * self._cols <= render.DISPLAY_CELLS else None
 
     def show(self, *, hint: bool = False, path: Optional[Sequence[Point]] = None,
-             solution: Any = None, cell: Optional[int] = None) -> "render.Picture":
+             solution: Any = None, cell: Optional[int] = None) -> "Picture":
         """A picture of the board for a notebook (it displays itself) or a file: ``hint=True``
         draws the path of ``hint()``; ``path`` a path's corner points; ``solution`` numbers the
         tiles by a removal sequence (a list of moves, an ``llk.Solution``, or True to solve

@@ -159,7 +159,7 @@ def restore(data: Any) -> "Board":
 
     _check_header(data)
     rules = _rules_in(data.get("rules"))
-    grid = _grid_in(data.get("grid"), "grid", rules)
+    grid = _grid_in(data.get("grid"), "grid")
     now = Board(grid, rules=rules)          # checks every cell
     start = data.get("start")
     history = _list_in(data.get("history", []), "history")
@@ -172,7 +172,7 @@ def restore(data: Any) -> "Board":
         if not isinstance(start, dict) or set(start) - {"grid", "certificate"} or "grid" not in start:
             raise BoardError("saved board: \"start\" must be an object with \"grid\" and "
                              "\"certificate\"")
-        board = Board(_grid_in(start["grid"], "start grid", rules), rules=rules)
+        board = Board(_grid_in(start["grid"], "start grid"), rules=rules)
         board.certificate = _moves_in(start.get("certificate"), "start certificate", board)
     shape = board.shape
     for k, step in enumerate(history, 1):
@@ -217,7 +217,7 @@ def _rules_in(value: Any) -> Rules:
         raise BoardError(f"saved board: bad rules: {exc}") from None
 
 
-def _grid_in(value: Any, what: str, rules: Rules) -> Any:
+def _grid_in(value: Any, what: str) -> Any:
     """A grid as the document holds it: a list of lists of ints (JSON) or an int array (pickle).
     Board() checks the values; here only what JSON could smuggle in (floats, bools)."""
     if isinstance(value, np.ndarray):

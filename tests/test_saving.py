@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import pickle
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
