@@ -33,6 +33,11 @@ MAX_ATTEMPTS = 16
 EXACT_NODE_LIMIT = 50_000
 
 
+def fresh_seed() -> int:
+    """A new seed from the system's entropy (63 bits), for a deal that records its seed."""
+    return int(np.random.SeedSequence().entropy % 2**63)
+
+
 def rng_state(seed: Optional[int]) -> np.ndarray:
     """The 4-word state of the deal stream for ``seed`` (fresh entropy when None).
 

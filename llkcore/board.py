@@ -7,7 +7,8 @@ trust what they get. See docs/architecture.md ("Layers", "Threads").
 from __future__ import annotations
 
 import threading
-from typing import Any, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import (TYPE_CHECKING, Any, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple,
+                    Union)
 
 import numpy as np
 
@@ -22,6 +23,9 @@ from .coords import Move, Point, cells_of, moves_of, point_of, points_of
 from .errors import BoardError, CoordinateError, IllegalMove
 from .index import Index
 from .rules import DEFAULT_RULES, Rules, as_rules
+
+if TYPE_CHECKING:
+    from .render import Picture
 
 GridLike = Union["Board", np.ndarray, Sequence[Sequence[int]]]
 
@@ -56,7 +60,7 @@ class Board:
     """
 
     __slots__ = ("_state", "_rules", "_rows", "_cols", "_width", "_turns", "_gravity",
-                 "_undo", "_redo", "_writer", "_labels", "certificate", "__weakref__")
+                 "_undo", "_redo", "_writer", "_labels", "certificate", "seed", "__weakref__")
 
     def __init__(self, grid: GridLike, rules: Optional[Rules] = None) -> None:
         rules = DEFAULT_RULES if rules is None else as_rules(rules)
@@ -76,6 +80,8 @@ class Board:
         self._labels: Optional[Dict[int, Hashable]] = None
         #: The removal sequence that clears this board, when it was generated or reshuffled.
         self.certificate: Optional[List[Move]] = None
+        #: The seed ``llk.generate`` dealt this board from (None for a board it did not deal).
+        self.seed: Optional[int] = None
 
     # ---- other ways in and out ----------------------------------------------------------------
 
@@ -142,6 +148,7 @@ class Board:
             self._undo.clear()
             self._redo.clear()
             self.certificate = None
+            self.seed = None
             if labels is not None:
                 self._labels = labels
 
@@ -337,7 +344,7 @@ class Board:
             return True
 
     def _replay(self, record: tuple) -> None:
-        """Make a recorded step again (redo, and restoring a saved history); writer lock held."""
+        """Make an undone step again (redo); writer lock held."""
         if record[0] == _SHUFFLE:
             self._state.retype(record[1], record[3])
             self.certificate = record[5]
@@ -362,11 +369,16 @@ class Board:
         with self._writer:
             cells, before, after, certificate = _deals.reshuffle_types(
                 self._state, self._rules, solvable=solvable, seed=seed)
-            record = (_SHUFFLE, cells, before, after, self.certificate, certificate)
-            self._state.retype(cells, after)
-            self.certificate = certificate
-            self._undo.append(record)
-            self._redo.clear()
+            self._record_shuffle(cells, before, after, certificate)
+
+    def _record_shuffle(self, cells: np.ndarray, before: np.ndarray, after: np.ndarray,
+                        certificate: Optional[List[Move]]) -> None:
+        """Give the tiles at ``cells`` the types ``after`` as one undo step (writer lock held);
+        shuffle() and loading a saved reshuffle (saving.py) both come here."""
+        self._state.retype(cells, after)
+        self._undo.append((_SHUFFLE, cells, before, after, self.certificate, certificate))
+        self.certificate = certificate
+        self._redo.clear()
 
     @property
     def history(self) -> List[Move]:
@@ -395,39 +407,72 @@ class Board:
         return self.copy()
 
     def copy(self) -> "Board":
-        """An independent copy (grid, index, history, certificate, labels)."""
+        """An independent copy (grid, index, history, certificate, labels, seed)."""
         other = Board.__new__(Board)
         with self._writer:
             other._init(self._state.copy(), self._rules)
             other._undo = list(self._undo)
             other._redo = list(self._redo)
             other.certificate = None if self.certificate is None else list(self.certificate)
+            other.seed = self.seed
             other._labels = None if self._labels is None else dict(self._labels)
         return other
 
+    # ---- saving, pickling and pictures (formats: saving.py, render.py) ------------------------
+
+    def to_json(self, *, indent: Optional[int] = None) -> str:
+        """The whole game as a versioned JSON document: grid, rules, undo and redo history
+        (reshuffles included), certificate, labels and seed. ``Board.from_json`` reads it back;
+        the format is described in saving.py."""
+        from . import saving
+        return saving.to_json(self, indent=indent)
+
+    @classmethod
+    def from_json(cls, text: Union[str, bytes]) -> "Board":
+        """A Board from ``to_json``'s document, its history replayed so that undo and redo work
+        as before saving. A malformed document, or one of a newer format version, raises
+        BoardError saying what is wrong."""
+        from . import saving
+        return saving.from_json(text)
+
     def __reduce__(self):
-        # The position the history starts from, the steps made (oldest first) and the steps
-        # undone: unpickling replays them, so undo and redo work as before.
+        # Pickling ships the saved document (grids as arrays); unpickling replays its history
+        # exactly as from_json does.
+        from . import saving
+        return (saving.restore, (saving.document(self, arrays=True),))
+
+    def _history_steps(self) -> Tuple[np.ndarray, Optional[List[Move]], list, list]:
+        """(start grid, start certificate, steps made oldest first, steps undone next first),
+        a step being ((r1, c1), (r2, c2)) for a removal or ("shuffle", types, certificate) for
+        a reshuffle (the new types of the tiles, row by row)."""
         twin = self.copy()
-        undo = [r if r[0] == _SHUFFLE else (r[0], r[1]) for r in twin._undo]
-        redo, certificate, labels = list(twin._redo), twin.certificate, twin._labels
-        while twin._undo:
-            twin.undo()
-        return (_restore_board, (np.array(twin.grid), self._rules, twin.certificate, undo, redo,
-                                 certificate, labels))
 
+        def step(record: tuple) -> tuple:
+            if record[0] == _SHUFFLE:
+                return (_SHUFFLE, record[3], record[5])
+            return (self._point(record[0]), self._point(record[1]))
 
-def _restore_board(start: np.ndarray, rules: Rules, start_certificate: Optional[List[Move]],
-                   undo: list, redo: list, certificate: Optional[List[Move]],
-                   labels: Optional[Dict[int, Hashable]]) -> Board:
-    board = Board(start, rules=rules)
-    board.certificate = start_certificate
-    for record in undo:
-        board._replay(record)
-    board._redo = list(redo)
-    board.certificate = certificate
-    board._labels = labels
-    return board
+        made = [step(r) for r in twin._undo]
+        undone = [step(r) for r in reversed(twin._redo)]
+        while twin.undo():
+            pass
+        return np.array(twin.grid), twin.certificate, made, undone
+
+    def _repr_svg_(self) -> Optional[str]:
+        """Jupyter shows a Board as its picture (up to render.DISPLAY_CELLS cells; a larger
+        board shows as text, and ``show()`` draws it)."""
+        from . import render
+        return render.svg(self) if self._rows * self._cols <= render.DISPLAY_CELLS else None
+
+    def show(self, *, hint: bool = False, path: Optional[Sequence[Point]] = None,
+             solution: Any = None, cell: Optional[int] = None) -> "Picture":
+        """A picture of the board for a notebook (it displays itself) or a file: ``hint=True``
+        draws the path of ``hint()``; ``path`` a path's corner points; ``solution`` numbers the
+        tiles by a removal sequence (a list of moves, an ``llk.Solution``, or True to solve
+        the board first). Returns an ``llkcore.render.Picture`` (``.svg``, ``.png()``,
+        ``.save(file)``)."""
+        from . import render
+        return render.picture(self, hint=hint, path=path, solution=solution, cell=cell)
 
 
 def _label_grid(grid: Any, empty: Hashable, walls: Iterable[Hashable],

@@ -48,7 +48,8 @@ def generate(rows: int, cols: int, *, copies: int = 4, types: Optional[int] = No
     shuffled deal, ``certificate`` None.
 
     ``seed`` (an int >= 0, or None for fresh entropy): the same seed and arguments give the same
-    board and certificate on every run and platform.
+    board and certificate on every run and platform. ``board.seed`` records it (with None, the
+    seed drawn), so every generated board can be dealt again.
     """
     rows = integer(rows, "rows", low=1)
     cols = integer(cols, "cols", low=1)
@@ -62,6 +63,7 @@ def generate(rows: int, cols: int, *, copies: int = 4, types: Optional[int] = No
         types = integer(types, "types", low=1)
     solvable = flag(solvable, "solvable")
     rules = as_rules(rules)
+    seed = _deals.fresh_seed() if seed is None else integer(seed, "seed", low=0)
     stream = _deals.rng_state(seed)
     fill, walls = _deals.fill_mask(rows, cols, layout)
     counts = _deals.type_counts(int(fill.sum()), copies, types)
@@ -71,11 +73,13 @@ def generate(rows: int, cols: int, *, copies: int = 4, types: Optional[int] = No
         tiles = np.ascontiguousarray(np.repeat(values, counts), dtype=np.int32)
         _deal.permute(tiles, stream)
         grid[fill] = tiles
-        return Board(grid, rules=rules)
-    grid[fill] = 1
-    grid, certificate = _deals.solvable_layout(grid, counts, rules, stream)
-    board = Board(grid, rules=rules)
-    board.certificate = certificate
+        board = Board(grid, rules=rules)
+    else:
+        grid[fill] = 1
+        grid, certificate = _deals.solvable_layout(grid, counts, rules, stream)
+        board = Board(grid, rules=rules)
+        board.certificate = certificate
+    board.seed = seed
     return board
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Optional
+from typing import Any, Dict, Optional
 
 import numpy as np
 
@@ -40,6 +40,22 @@ class Rules:
     @property
     def gravity_code(self) -> int:
         return GRAVITY_CODES[self.gravity]
+
+    def to_dict(self) -> Dict[str, Any]:
+        """``{"max_turns": ..., "border": ..., "gravity": ...}``, as files store the rules."""
+        return {"max_turns": self.max_turns, "border": self.border, "gravity": self.gravity}
+
+    @classmethod
+    def from_dict(cls, fields: Any) -> "Rules":
+        """Rules from ``to_dict``'s form (fields left out keep their defaults); a non-dict or an
+        unknown field raises ValueError, a bad value what the constructor raises."""
+        if not isinstance(fields, dict):
+            raise ValueError(f"rules must be an object of max_turns, border and gravity, got "
+                             f"{type(fields).__name__}")
+        unknown = sorted(set(fields) - {"max_turns", "border", "gravity"}, key=str)
+        if unknown:
+            raise ValueError(f"unknown rules field(s) {unknown}")
+        return cls(**fields)
 
     @classmethod
     def preset(cls, name: str) -> "Rules":

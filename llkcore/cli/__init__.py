@@ -34,7 +34,8 @@ def build_parser() -> Parser:
     parser = Parser(prog=PROG, description="Solve, analyse, generate and draw 连连看 "
                     "(Link-up / Onet / Shisen-Sho) boards.",
                     epilog="Board files: the text grid (whitespace-separated ints, '.' empty, "
-                           "'#' wall), .json (a grid or {\"grid\": ..., \"rules\": ...}) or .npy. "
+                           "'#' wall), .json (a saved game as llk generate and board.to_json() write "
+                           "it, or a plain grid) or .npy. "
                            "Sizes: ROWSxCOLS, rows first (8x18 = 8 rows, 18 columns), or "
                            "kshisen-WxH as KShisen names its sizes.")
     parser.add_argument("--version", action="version", version=f"llkcore {__version__}")
