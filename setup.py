@@ -55,8 +55,12 @@ class BuildKernels(build_ext):
     def run(self):
         from Cython.Build import cythonize
 
+        # One folder of generated C per configuration: Cython decides what to regenerate by
+        # timestamps, not by directives, so a debug build must never reuse release C.
+        flavour = ("debug" if DEBUG else "release") + (f"-{SANITIZE}" if SANITIZE else "")
         generated = cythonize(self.extensions, compiler_directives=DIRECTIVES, quiet=True,
-                              nthreads=os.cpu_count() or 1)
+                              nthreads=os.cpu_count() or 1,
+                              build_dir=os.path.join("build", f"cython-{flavour}"))
         sources = {ext.name: ext.sources for ext in generated}
         for ext in self.extensions:          # keep the objects setuptools has prepared
             ext.sources = sources[ext.name]
