@@ -9,7 +9,7 @@ except ImportError as exc:
 
     raise kernels_missing(exc) from exc
 
-from .board import MAX_SIDE, Board, can_link, find_path, hint, moves
+from .board import MAX_SIDE, Board, Hint, Traps, can_link, find_path, hint, moves
 from .index import Index
 from .deals import generate
 from .errors import BoardError, CoordinateError, DealError, IllegalMove
@@ -22,6 +22,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Board", "BoardError", "CoordinateError", "DealError", "GRAVITIES", "IllegalMove", "MAX_SIDE",
     "PRESETS", "Rules", "Index", "can_link", "find_path", "generate", "hint", "moves",
+    "Hint", "Traps",
     "STRATEGIES", "Solution", "Solver", "Verdict", "solve", "verify",
     "Analysis", "analyze",
 ]
