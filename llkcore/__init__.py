@@ -16,6 +16,7 @@ from .errors import BoardError, CoordinateError, DealError, IllegalMove
 from .rules import GRAVITIES, PRESETS, Rules
 from .solver import STRATEGIES, Solution, Solver, Verdict, solve, verify
 from .batch import Analysis, analyze
+from .difficulty import DIFFICULTIES, Rating, rate
 
 __version__ = "0.1.0"
 
@@ -24,5 +25,5 @@ __all__ = [
     "PRESETS", "Rules", "Index", "can_link", "find_path", "generate", "hint", "moves",
     "Hint", "Traps",
     "STRATEGIES", "Solution", "Solver", "Verdict", "solve", "verify",
-    "Analysis", "analyze",
+    "Analysis", "analyze", "DIFFICULTIES", "Rating", "rate",
 ]
