@@ -262,9 +262,15 @@ class Board:
         """The move to suggest, or None when stuck or clear.
 
         Deterministic: fewest turns, then shortest path, then the smallest pair.
-        ``safe=True``: a move that keeps the position winnable, as a ``Hint`` (see
-        ``_safe_hint``); ``time_limit`` (seconds, positive, None for no limit) bounds its search.
+
+        ``safe=True``: a move that keeps the position winnable, as an ``llk.Hint`` (a move
+        tuple with a ``verdict``): the first move of a clearing sequence from here, or a move
+        ahead of it in the order above proved safe too. ``hint.safe`` (verdict SOLVABLE) says it
+        was proved; otherwise it is the plain hint and ``hint.verdict`` says why: UNSOLVABLE,
+        the game is already lost; UNKNOWN, not decided within ``time_limit`` seconds (positive,
+        or None for no limit).
         """
+        check_seconds(time_limit, "time_limit", positive=True)
         if flag(safe, "safe"):
             return self._safe_hint(time_limit)
         found = _pairs.hint(self._state, self._turns)
@@ -424,11 +430,7 @@ class Board:
         return insight.decide(state, self._rules, _insight.Budget(seconds), known).verdict
 
     def _safe_hint(self, time_limit: Optional[float]) -> Optional[Hint]:
-        """``hint(safe=True)``: a Hint whose verdict SOLVABLE means the position after it is
-        proved winnable: the first move of a clearing sequence from here, or a move ahead of it
-        in the hint order that is proved safe too. Otherwise the plain hint, its verdict saying
-        why none was proved safe (UNSOLVABLE: the game is lost; UNKNOWN: not decided in time).
-        None when no pair can be removed."""
+        """``hint(safe=True)`` (see ``hint``); None when no pair can be removed."""
         insight, state, known, seconds = self._insight_parts(time_limit)
         found = insight.safe_hint(state, self._rules, seconds, known)
         if found is None:

@@ -8,8 +8,8 @@ Components, each reproducible from the position, the rules and ``seed``:
 - **trap rate** along a seeded *careful random game*: from the position, at every step every
   removable pair is classified (safe, trap, undecided: ``Board.traps``, the exact solver with
   ``node_limit`` nodes per position, so the answer does not depend on the machine), and the game
-  goes on with a move drawn uniformly among the safe ones, so it never walks into a dead end and
-  meets the positions a player who never blunders meets. The trap rate is the traps over the
+  goes on with a move drawn uniformly among the safe ones (among all when none is proved safe),
+  so it never walks into a dead end and meets the positions a player who never blunders meets. The trap rate is the traps over the
   decided moves, summed over the positions of the game that are not lost;
 - **branching**: the removable pairs per position along that game (its mean).
 
@@ -73,9 +73,6 @@ class Rating:
     branching: Optional[float]
     game_length: int
     seed: int
-
-    def as_dict(self) -> Dict[str, object]:
-        return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
 
 def band_of(score: float) -> str:

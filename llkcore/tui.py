@@ -22,7 +22,7 @@ from .board import Board
 from .checks import room, seconds as check_seconds
 from .coords import Point
 from .errors import DealError, IllegalMove
-from .render import _path_marks
+from .render import _path_marks     # the path's cells and directions, as render.text draws them
 from .verdict import Verdict
 
 #: Labels of tile types 1..62; larger types get two characters.

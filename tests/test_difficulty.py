@@ -16,7 +16,7 @@ import pytest
 
 import llkcore as llk
 from conftest import assert_unchanged, snapshot
-from llkcore import _deals, difficulty
+from llkcore import _deals
 from llkcore.difficulty import BANDS, DIFFICULTIES, band_of, in_band, stuck_count
 
 TWINS = [[1, 1, 0, 2, 2],

@@ -14,7 +14,6 @@ import time
 import uuid
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import llkcore as llk

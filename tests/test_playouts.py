@@ -73,16 +73,6 @@ def test_playouts_depend_on_the_position_not_on_the_history():
     assert np.array_equal(run(board, 50, 9)[0], run(fresh, 50, 9)[0])
 
 
-def first_moves(board, seeds):
-    """The first removal of the first playout of each seed (every playout here clears)."""
-    firsts = []
-    for seed in seeds:
-        removed, cleared = run(board, 1, seed, keep_clear=True)
-        assert cleared is not None
-        firsts.append(tuple(cleared[0]))
-    return Counter(firsts)
-
-
 def first_moves(board, seeds, draws=32):
     """The first removal of each seed's playout (every playout here clears)."""
     rules = board.rules

@@ -13,10 +13,8 @@ from __future__ import annotations
 import pickle
 import threading
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import llkcore as llk
 import llkref
@@ -283,7 +281,8 @@ def test_bad_time_limits_are_refused_and_change_nothing(bad, error):
     board = llk.generate(4, 6, seed=1)
     before = snapshot(board)
     for query in (lambda: board.winnable(time_limit=bad), lambda: board.traps(time_limit=bad),
-                  lambda: board.hint(safe=True, time_limit=bad)):
+                  lambda: board.hint(safe=True, time_limit=bad),
+                  lambda: board.hint(time_limit=bad)):
         with pytest.raises(error, match="time_limit"):
             query()
     with pytest.raises(TypeError, match="safe"):
