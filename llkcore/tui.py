@@ -105,6 +105,7 @@ class Game:
             if self.typed.strip():
                 self.enter_typed()
             else:
+                self.typed = ""
                 self.select(self.cursor)
         elif action == "backspace":
             self.typed = self.typed[:-1]
@@ -313,7 +314,7 @@ def play(stdscr: Any, game: Game) -> None:
             continue
         if key == curses.KEY_RESIZE:
             continue
-        action = special.get(key, key if isinstance(key, str) else "")
+        action = special.get(key, key.lower() if isinstance(key, str) else "")
         if not fits:
             if action in ("q", "cancel"):
                 return

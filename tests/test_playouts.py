@@ -146,6 +146,15 @@ def test_every_failed_allocation_raises_memory_error_and_leaves_the_state(gravit
     assert failures > 0
     assert fingerprint(board) == before
     assert np.array_equal(run(board, 4)[0], expected[0])
+    cert = cells_of(np.array([[*a, *b] for a, b in board.certificate]), board._state.width)
+    state = board._state.copy()
+    _alloc.fail_allocations_after(0)
+    try:
+        with pytest.raises(MemoryError):
+            _playouts.replay(state, cert, 2, board.rules.gravity_code)
+    finally:
+        _alloc.fail_allocations_after(None)
+    assert _playouts.replay(state, cert, 2, board.rules.gravity_code) == len(cert)
 
 
 # ---- replay --------------------------------------------------------------------------------

@@ -43,7 +43,7 @@ def hint_key(grid, move, rules):
     return (llkref.path_turns(path), llkref.path_length(path), move)
 
 
-@settings(max_examples=examples(150), deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(grid=deals(max_side=5, max_types=3), rules=rules_st(gravity=True, turns=(0, 1, 2, 3)))
 def test_winnable_traps_and_safe_hint_agree_with_exhaustive_search(grid, rules):
     board = llk.Board(grid, rules=rules)

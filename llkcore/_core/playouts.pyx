@@ -299,12 +299,17 @@ def replay(GridState s not None, cnp.ndarray cells not None, int max_turns, int 
     cdef Py_ssize_t k = cc.shape[0], i = 0
     cdef Grid *g = &s.g
     cdef int limit = g.H * g.W, a, b
-    gbuf = np.empty(slide_room(g), dtype=np.int32)
-    cdef int32_t *moves = <int32_t *>cnp.PyArray_DATA(gbuf)
-    if max_turns > 2:
-        s.lock_work()
-    else:
-        s.lock()
+    cdef int32_t *moves = <int32_t *>llk_malloc(slide_room(g) * sizeof(int32_t))
+    if moves == NULL:
+        raise MemoryError("llkcore: replay could not allocate its work space")
+    try:
+        if max_turns > 2:
+            s.lock_work()
+        else:
+            s.lock()
+    except BaseException:
+        llk_free(moves)
+        raise
     try:
         with nogil:
             while i < k:
@@ -318,4 +323,5 @@ def replay(GridState s not None, cnp.ndarray cells not None, int max_turns, int 
                 i += 1
     finally:
         s.unlock()
+        llk_free(moves)
     return i
