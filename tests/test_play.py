@@ -64,9 +64,12 @@ class Terminal:
 
     def close(self):
         try:
+            socket = self.tmux("display-message", "-p", "#{socket_path}").strip()
             self.tmux("kill-server")
         except subprocess.CalledProcessError:
-            pass
+            return
+        if socket and os.path.exists(socket):
+            os.unlink(socket)       # tmux may leave the socket file of a killed server
 
 
 @pytest.fixture
