@@ -48,7 +48,7 @@ class Terminal:
     def screen(self):
         return self.tmux("capture-pane", "-p", "-t", "game")
 
-    def wait_for(self, *texts, timeout=20.0):
+    def wait_for(self, *texts, timeout=60.0):
         """The screen once it shows every one of ``texts``."""
         deadline = time.monotonic() + timeout
         while True:
