@@ -12,25 +12,27 @@ from typing import (TYPE_CHECKING, Any, Dict, Hashable, Iterable, List, Optional
 
 import numpy as np
 
-from . import _deals
+from . import _deals, _insight
 from ._core import link as _link
 from ._core import pairs as _pairs
 from ._core import state as _state
 from ._core.reader import GridReader
 from ._core.state import MAX_SIDE, GridState
-from .checks import flag, point as check_point
+from ._insight import Hint, Traps
+from .checks import flag, point as check_point, seconds as check_seconds
 from .coords import Move, Point, cells_of, moves_of, point_of, points_of
 from .errors import BoardError, CoordinateError, IllegalMove
 from .index import Index
 from .rules import DEFAULT_RULES, Rules, as_rules
+from .verdict import Verdict
 
 if TYPE_CHECKING:
     from .render import Picture
 
 GridLike = Union["Board", np.ndarray, Sequence[Sequence[int]]]
 
-__all__ = ["Board", "GridLike", "MAX_SIDE", "Move", "Point", "can_link", "find_path", "moves",
-           "hint", "parse_text", "grid_to_text"]
+__all__ = ["Board", "GridLike", "Hint", "MAX_SIDE", "Move", "Point", "Traps", "can_link",
+           "find_path", "moves", "hint", "parse_text", "grid_to_text"]
 
 # First item of an undo/redo record for a reshuffle (removal records start with a cell index).
 _SHUFFLE = "shuffle"
@@ -60,7 +62,8 @@ class Board:
     """
 
     __slots__ = ("_state", "_rules", "_rows", "_cols", "_width", "_turns", "_gravity",
-                 "_undo", "_redo", "_writer", "_labels", "certificate", "seed", "__weakref__")
+                 "_undo", "_redo", "_writer", "_labels", "certificate", "seed", "_insight",
+                 "__weakref__")
 
     def __init__(self, grid: GridLike, rules: Optional[Rules] = None) -> None:
         rules = DEFAULT_RULES if rules is None else as_rules(rules)
@@ -78,6 +81,7 @@ class Board:
         self._redo: list = []
         self._writer = threading.Lock()     # held by every change: history stays in step
         self._labels: Optional[Dict[int, Hashable]] = None
+        self._insight: Optional[_insight.Insight] = None    # made on the first play-time query
         #: The removal sequence that clears this board, when it was generated or reshuffled.
         self.certificate: Optional[List[Move]] = None
         #: The seed ``llk.generate`` dealt this board from (None for a board it did not deal).
@@ -261,11 +265,22 @@ class Board:
         cells, turns = _pairs.moves_turns(self._state, self._turns)
         return np.concatenate([points_of(cells, self._width), turns[:, None]], axis=1)
 
-    def hint(self) -> Optional[Move]:
+    def hint(self, *, safe: bool = False,
+             time_limit: Optional[float] = 1.0) -> Optional[Union[Move, Hint]]:
         """The move to suggest, or None when stuck or clear.
 
         Deterministic: fewest turns, then shortest path, then the smallest pair.
+
+        ``safe=True``: a move that keeps the position winnable, as an ``llk.Hint`` (a move
+        tuple with a ``verdict``): the first move of a clearing sequence from here, or a move
+        ahead of it in the order above proved safe too. ``hint.safe`` (verdict SOLVABLE) says it
+        was proved; otherwise it is the plain hint and ``hint.verdict`` says why: UNSOLVABLE,
+        the game is already lost; UNKNOWN, not decided within ``time_limit`` seconds (positive,
+        or None for no limit).
         """
+        check_seconds(time_limit, "time_limit", positive=True)
+        if flag(safe, "safe"):
+            return self._safe_hint(time_limit)
         found = _pairs.hint(self._state, self._turns)
         if found is None:
             return None
@@ -397,6 +412,59 @@ class Board:
         except (IndexError, TypeError):
             raise IndexError(f"no removal {step!r} in a history of {len(removals)}") from None
         return [(self._point(s), self._point(d)) for s, d in record[3].tolist()]
+
+    # ---- play-time insight: the solver's view of the position (_insight.py, docs/play.md) ----
+
+    def _insight_parts(self, time_limit: Any) -> Tuple["_insight.Insight", GridState, list, Optional[float]]:
+        """(this board's insight, a snapshot of the position, certificates worth reusing, the
+        checked time limit). Queries work on the snapshot: the board never changes."""
+        seconds = check_seconds(time_limit, "time_limit", positive=True)
+        insight = self._insight
+        if insight is None:
+            insight = self._insight = _insight.Insight()
+        with self._writer:
+            state = self._state.copy()
+            certificate = self.certificate
+        known = [] if not certificate else [cells_of(np.array(certificate).reshape(-1, 4),
+                                                     self._width)]
+        return insight, state, known, seconds
+
+    def winnable(self, *, time_limit: Optional[float] = 1.0) -> Verdict:
+        """Can the position still be cleared? SOLVABLE (a clearing sequence was found),
+        UNSOLVABLE (proved lost) or UNKNOWN (not decided within ``time_limit`` seconds: a
+        positive number, or None for no limit).
+
+        Answers are cached by position (rules and grid), so asking again after a move, undo or
+        redo costs a hash unless the position is new; an UNKNOWN is searched again when asked
+        with more time. The certificate of a generated or reshuffled board, and those found
+        for earlier positions, are tried first (docs/play.md).
+        """
+        insight, state, known, seconds = self._insight_parts(time_limit)
+        return insight.decide(state, self._rules, _insight.Budget(seconds), known).verdict
+
+    def _safe_hint(self, time_limit: Optional[float]) -> Optional[Hint]:
+        """``hint(safe=True)`` (see ``hint``); None when no pair can be removed."""
+        insight, state, known, seconds = self._insight_parts(time_limit)
+        found = insight.safe_hint(state, self._rules, seconds, known)
+        if found is None:
+            return None
+        move, verdict = found
+        return Hint(self._point(move[0]), self._point(move[1]), verdict)
+
+    def traps(self, *, time_limit: Optional[float] = 2.0) -> Traps:
+        """The removable pairs after which the position is proved lost, while it is not lost
+        now: a ``Traps`` list (sorted like ``moves()``) with the position's ``verdict`` and the
+        moves proved ``safe`` and left ``undecided`` within ``time_limit`` seconds (for the
+        whole call: positive, or None for no limit)."""
+        insight, state, known, seconds = self._insight_parts(time_limit)
+        verdict, moves, after = insight.classify(state, self._rules, _insight.Budget(seconds), known)
+        if verdict == Verdict.UNSOLVABLE:
+            return Traps(verdict=verdict)
+        listed = moves_of(moves, self._width)
+        return Traps([m for m, v in zip(listed, after) if v == Verdict.UNSOLVABLE],
+                     verdict=verdict,
+                     safe=[m for m, v in zip(listed, after) if v == Verdict.SOLVABLE],
+                     undecided=[m for m, v in zip(listed, after) if v == Verdict.UNKNOWN])
 
     # ---- copies and pickling ------------------------------------------------------------------
 

@@ -35,7 +35,6 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import IntEnum
 from typing import Any, List, Optional, Tuple
 
 import numpy as np
@@ -47,6 +46,8 @@ from .checks import choice, integer, seconds
 from .coords import Move, Point, moves_of
 from .errors import CoordinateError, IllegalMove
 from .rules import Rules, as_rules
+from .verdict import VERDICT_OF_STATUS as _VERDICT_OF_STATUS
+from .verdict import Verdict
 
 #: The strategy names (a strategy's kernel code is its index).
 STRATEGIES: Tuple[str, ...] = _solve.STRATEGIES
@@ -55,20 +56,6 @@ STRATEGIES: Tuple[str, ...] = _solve.STRATEGIES
 #: table starts small, doubles while more than half full and, once at the cap, replaces old
 #: entries, so a long search never grows the process past it.
 MEMO_ENTRIES: int = _memo.MEMO_ENTRIES
-
-
-class Verdict(IntEnum):
-    """What a solver proved about a board."""
-
-    #: The board can be cleared; ``Solution.moves`` is a removal sequence that clears it.
-    SOLVABLE = 1
-    #: No removal sequence clears the board (proved by "exact", or some type has an odd count).
-    UNSOLVABLE = 0
-    #: Not decided: a budget ran out, or a heuristic strategy got stuck.
-    UNKNOWN = -1
-
-
-_VERDICT_OF_STATUS = {status: Verdict(v) for status, v in _solve.STATUS_VERDICTS.items()}
 
 
 @dataclass(frozen=True)

@@ -181,3 +181,32 @@ def hint(GridState s, int max_turns):
         return int(cells[best, 0]), int(cells[best, 1])
     finally:
         s.unlock()
+
+
+def hint_order(GridState s, int max_turns):
+    """Every removable pair as a (k, 2) int32 array of padded cells, in the order ``hint``
+    prefers them: fewest turns, then shortest path, then the smallest pair (``hint`` is the
+    first). The moves and their paths are read under one hold of the lock."""
+    cdef Py_ssize_t i, n
+    cdef const int32_t *mv
+    cdef int32_t *tv
+    cdef int32_t *lv
+    cdef int end
+    s.lock_work()
+    try:
+        cells = sorted_moves(s, max_turns)
+        n = cells.shape[0]
+        turns = np.empty(n, dtype=np.int32)
+        length = np.empty(n, dtype=np.int32)
+        mv = <const int32_t *>cnp.PyArray_DATA(cells)
+        tv = <int32_t *>cnp.PyArray_DATA(turns)
+        lv = <int32_t *>cnp.PyArray_DATA(length)
+        with nogil:
+            for i in range(n):
+                end = path_search(&s.g, &s.work, mv[2 * i], mv[2 * i + 1], max_turns)
+                tv[i] = s.work.turns[end]
+                lv[i] = s.work.dist[end]
+    finally:
+        s.unlock()
+    # lexsort is stable: equal (turns, length) keep the sorted pair order.
+    return np.ascontiguousarray(cells[np.lexsort((length, turns))])
