@@ -17,12 +17,15 @@ from xml.sax.saxutils import escape, quoteattr
 import numpy as np
 
 from .board import Board, GridLike, board_for
+from .checks import integer
 from .coords import Move, Point
 from .errors import CoordinateError
 from .rules import Rules
 
 #: Default cell size and outer padding of the SVG, in pixels.
 CELL = 36
+#: Largest cell size accepted, in pixels (a picture of a MAX_SIDE board stays under 2**31 px).
+MAX_CELL = 1024
 PAD = 6
 
 _WALL_FILL = "#3b3b3b"
@@ -113,8 +116,7 @@ def svg(board: GridLike, *, path: Optional[Sequence[Point]] = None,
     centres, with a dot per corner. ``solution``: each removed pair numbered by its step.
     """
     b = board_for(board, rules)
-    if not isinstance(cell, int) or isinstance(cell, bool) or cell < 8:
-        raise ValueError(f"cell must be an int >= 8 (pixels), got {cell!r}")
+    cell = integer(cell, "cell (pixels)", low=8, high=MAX_CELL)
     grid = np.asarray(b.grid)
     rows, cols = b.rows, b.cols
     border = b.rules.border

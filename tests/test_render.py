@@ -191,6 +191,10 @@ def test_svg_title_is_escaped_and_bad_arguments_are_refused():
                    solution=[((0, 0), (0, 2))])
     with pytest.raises(ValueError, match="cell"):
         render.svg(board, cell=2)
+    with pytest.raises(ValueError, match="cell"):
+        render.svg(board, cell=render.MAX_CELL + 1)     # an absurd picture, refused
+    with pytest.raises(TypeError, match="cell"):
+        render.svg(board, cell=2.5)
     with pytest.raises(llk.BoardError):
         render.svg([[1, "a"]])
     # A failed call leaves the board as it was.

@@ -1,0 +1,224 @@
+"""Bounded and safe at the edges: time limits at every rule setting, Ctrl-C and Solver.cancel
+on big boards, moves and hints above two turns without a search per pair, and sizes validated.
+
+The stress tests use seeded boards and real signals; each asserts a bound with room for a
+loaded machine (docs/edges.md says what the bounds come from).
+"""
+from __future__ import annotations
+
+import inspect
+import json
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import llkref
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import llkcore as llk
+from conftest import examples, grids, ref_kwargs, rules_st
+
+BIN = Path(sys.executable).parent
+
+
+def sparse_grid(n: int, keep: float = 0.15, seed: int = 2026) -> np.ndarray:
+    """A seeded n x n deal (types x 4) with whole pairs emptied until about ``keep`` is left."""
+    grid = llk.generate(n, n, solvable=False, seed=seed).grid.copy()
+    values = grid.ravel()
+    pairs = np.argsort(values, kind="stable").reshape(-1, 2)    # two cells of one type each
+    drop = np.random.default_rng(seed + 1).random(len(pairs)) > keep
+    values[pairs[drop].ravel()] = 0
+    return values.reshape(n, n)
+
+
+SPARSE_130 = sparse_grid(130)
+
+
+# ---------------------------------------------------------------------------------------------
+# Time limits hold for every strategy and every max_turns
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("turns", [2, 3])
+@pytest.mark.parametrize("strategy", llk.solver.STRATEGIES)
+def test_time_limit_holds_on_a_sparse_130x130_board(strategy, turns):
+    """Above two turns one link test is a search over the whole board, so a clock read per node
+    is not enough: the clock is read before every search, and time_limit=0.5 returns in time."""
+    board = llk.Board(SPARSE_130, rules=llk.Rules(max_turns=turns))
+    start = time.perf_counter()
+    sol = llk.solve(board, strategy=strategy, time_limit=0.5)
+    elapsed = time.perf_counter() - start
+    assert elapsed < 1.0, (elapsed, sol)
+    assert sol.verdict != llk.Verdict.UNSOLVABLE    # a cut-short run never claims a proof
+    if sol.verdict == llk.Verdict.SOLVABLE:
+        assert llk.verify(board, sol.moves)
+
+
+def test_time_limit_holds_under_gravity_above_two_turns():
+    board = llk.Board(SPARSE_130, rules=llk.Rules(max_turns=3, gravity="down"))
+    start = time.perf_counter()
+    sol = llk.solve(board, time_limit=0.5)
+    assert time.perf_counter() - start < 1.0
+    assert sol.verdict == llk.Verdict.UNKNOWN and sol.reason == "time_limit"
+
+
+def test_cancel_stops_a_long_solve_above_two_turns():
+    """Solver.cancel from another thread reaches the link tests inside a strategy's loops."""
+    solver = llk.Solver(strategy="greedy-mobility")
+    board = llk.Board(SPARSE_130, rules=llk.Rules(max_turns=4))
+    timer = threading.Timer(0.3, solver.cancel)
+    timer.start()
+    start = time.perf_counter()
+    try:
+        sol = solver.solve(board)
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - start < 1.0
+    assert sol.verdict == llk.Verdict.UNKNOWN and sol.reason == "cancelled"
+
+
+# ---------------------------------------------------------------------------------------------
+# Moves and hints above two turns: one run flood per tile
+# ---------------------------------------------------------------------------------------------
+
+def test_moves_and_hint_above_two_turns_on_a_sparse_130x130_board():
+    """Was minutes (a search per same-type pair); now one flood per tile."""
+    board = llk.Board(SPARSE_130, rules=llk.Rules(max_turns=3))
+    start = time.perf_counter()
+    moves = board.moves_array(with_turns=True)
+    hint = board.hint()
+    assert time.perf_counter() - start < 10
+    assert len(moves) > 0 and set(moves[:, 4].tolist()) <= {0, 1, 2, 3}
+    best = moves[moves[:, 4] == moves[:, 4].min()]
+    assert hint in [((r1, c1), (r2, c2)) for r1, c1, r2, c2, _ in best.tolist()]
+
+
+@settings(max_examples=examples(120))
+@given(grid=grids(max_side=9), r=rules_st())
+def test_moves_with_turns_give_the_fewest_turns(grid, r):
+    """Every max_turns: each pair's turns are those of llkref's best path."""
+    board = llk.Board(grid, rules=r)
+    for r1, c1, r2, c2, t in board.moves_array(with_turns=True).tolist():
+        path = llkref.find_path(grid, (r1, c1), (r2, c2), **ref_kwargs(r))
+        assert path is not None and t == len(path) - 2
+
+
+# ---------------------------------------------------------------------------------------------
+# Ctrl-C: a real SIGINT stops every long call within a second or two
+# ---------------------------------------------------------------------------------------------
+
+_CHILD = textwrap.dedent("""
+    import json, sys, time
+    import numpy as np
+    import llkcore as llk
+
+    def step(name, call):
+        print("ready", name, flush=True)
+        try:
+            call()
+        except KeyboardInterrupt:
+            print(json.dumps([name, time.monotonic()]), flush=True)
+        else:
+            print(json.dumps([name, None]), flush=True)
+
+    big = llk.Board(sparse_grid(1024), rules=llk.Rules(max_turns=3))
+    step("moves", big.moves)
+    step("hint", big.hint)
+    step("solve", lambda: llk.solve(llk.Board(sparse_grid(512), rules=llk.Rules(max_turns=3))))
+    step("analyze", lambda: llk.analyze([big] * 4, workers=2))
+    step("generate", lambda: llk.generate(1024, 1024, seed=1))
+    full = llk.generate(1024, 1024, solvable=False, seed=2)
+    before = full.grid.copy()
+    step("shuffle", full.shuffle)
+    print(json.dumps(["unchanged", bool(np.array_equal(before, full.grid))
+                      and full.history == [] and not full.undo()]), flush=True)
+""")
+
+
+def _interrupt_each(proc, names):
+    """Send SIGINT half a second after each 'ready'; return {name: seconds until stopped}."""
+    delays = {}
+    for name in names:
+        line = proc.stdout.readline()
+        assert line.split() == ["ready", name], (line, proc.stderr.read() if not line else "")
+        time.sleep(0.5)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        got, stopped = json.loads(proc.stdout.readline())
+        assert got == name
+        delays[name] = None if stopped is None else stopped - sent
+    return delays
+
+
+def test_ctrl_c_stops_moves_hint_solve_analyze_generate_and_shuffle_on_big_boards():
+    """One child process makes each long call in turn; a SIGINT half a second into each must
+    come out as KeyboardInterrupt within a second or so."""
+    child = _CHILD.replace("import llkcore as llk\n",
+                           "import llkcore as llk\n" + inspect.getsource(sparse_grid), 1)
+    proc = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        delays = _interrupt_each(proc, ["moves", "hint", "solve", "analyze", "generate", "shuffle"])
+        unchanged = json.loads(proc.stdout.readline())
+        proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0
+    print("seconds from SIGINT to KeyboardInterrupt:", delays)
+    for name, delay in delays.items():
+        assert delay is not None, f"{name} finished before the signal: make it longer"
+        assert delay < 1.5, (name, delay)
+    assert unchanged == ["unchanged", True]     # an interrupted shuffle changed nothing
+
+
+def test_llk_solve_without_a_time_limit_exits_130_on_ctrl_c(tmp_path):
+    board = tmp_path / "big.npy"
+    np.save(board, sparse_grid(512))
+    proc = subprocess.Popen([str(BIN / "llk"), "solve", str(board), "--turns", "3"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(2.5)     # Python up, the board read, the solver running
+        assert proc.poll() is None, proc.communicate()
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+        stopped = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    assert stopped < 2, stopped
+
+
+# ---------------------------------------------------------------------------------------------
+# Big solvable deals are near-linear in cells
+# ---------------------------------------------------------------------------------------------
+
+def test_a_256x256_solvable_deal_takes_well_under_a_second_and_clears():
+    start = time.perf_counter()
+    board = llk.generate(256, 256, seed=11)
+    assert time.perf_counter() - start < 2.0     # was 5-11 s (a scan of every tile per step)
+    assert llk.verify(board, board.certificate)
+
+
+# ---------------------------------------------------------------------------------------------
+# Counts and sizes are validated, never silently replaced
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value, exc", [(0, ValueError), (-1, ValueError), (True, TypeError),
+                                        (2.0, TypeError), ("4", TypeError)])
+def test_dask_npartitions_is_an_int_of_at_least_one(value, exc):
+    pytest.importorskip("dask.bag")
+    import llkcore.dask as llk_dask
+    with pytest.raises(exc, match="npartitions"):
+        llk_dask.analyze([[[1, 1]]], npartitions=value, scheduler="sync")
