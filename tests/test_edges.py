@@ -222,3 +222,28 @@ def test_dask_npartitions_is_an_int_of_at_least_one(value, exc):
     import llkcore.dask as llk_dask
     with pytest.raises(exc, match="npartitions"):
         llk_dask.analyze([[[1, 1]]], npartitions=value, scheduler="sync")
+
+
+# ---------------------------------------------------------------------------------------------
+# The dead-state table's cap bounds the memory of a long gravity search
+# ---------------------------------------------------------------------------------------------
+
+_MEMO_CHILD = textwrap.dedent("""
+    import resource, llkcore as llk
+    board = llk.generate(18, 8, solvable=False, seed=0, rules=llk.Rules(gravity="down"))
+    rss = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    before = rss()
+    sol = llk.Solver(memo_entries=2**19, time_limit=4).solve(board)
+    print(sol.nodes, rss() - before)
+""")
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss in KiB is Linux's")
+def test_gravity_search_peak_memory_stays_within_the_memo_cap():
+    """2**19 entries = 8 MiB: the table doubles in place, so the search's peak is the table
+    (it was 1.5 times the table while the last doubling held the old table beside the new)."""
+    out = subprocess.run([sys.executable, "-c", _MEMO_CHILD], capture_output=True, text=True,
+                         timeout=120, check=True).stdout.split()
+    nodes, added_mib = int(out[0]), float(out[1])
+    assert nodes > 2**19       # enough dead states to fill the table
+    assert added_mib < 10, added_mib
