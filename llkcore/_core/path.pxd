@@ -7,7 +7,8 @@ from .grid cimport Grid
 from .reach cimport Flood
 
 
-# Work buffers of the BFS (and of the run flood), sized for one grid (owned by a GridState, or by one kernel call).
+# Work buffers of the BFS (and of the run flood), sized for one grid (owned by a GridState, or
+# by one kernel call).
 cdef struct PathWork:
     int nstates             # 4 * H * W
     uint8_t *seen           # one byte per cell: bit d set once state (cell, d) is final

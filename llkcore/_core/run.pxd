@@ -6,8 +6,8 @@ removals it made. See docs/architecture.md ("Budgets") and docs/edges.md.
 that runs out, another thread's cancel flag, or a Python signal handler that raises (Ctrl-C in
 the main thread) ends the run with a status saying so, never with a guess. The clock and the
 flag are read at every node, and every ``CHECK_EVERY`` cheap steps (before every path search)
-inside loops that can run long between nodes. Signals are looked at every ``SIGNAL_MS`` milliseconds
-(the GIL is taken only then), so short calls never touch the GIL.
+inside loops that can run long between nodes. Signals are looked at every ``SIGNAL_MS``
+milliseconds (the GIL is taken only then), so short calls never touch the GIL.
 
 Once a run has stopped for time, a cancel or a signal, every link test made under its budget
 answers "no" at once (link.pxd), so the loops of a search end quickly; the entry point then
