@@ -254,33 +254,50 @@ def moves_turns(GridState s, int max_turns):
     return listed(s, max_turns, True, None)
 
 
+cdef int cmp_i64(const void *x, const void *y) noexcept nogil:
+    cdef int64_t a = (<const int64_t *>x)[0]
+    cdef int64_t b = (<const int64_t *>y)[0]
+    return (a > b) - (a < b)
+
+
 cdef Py_ssize_t best_move(const Grid *g, PathWork *w, const int32_t *mv, const int32_t *turns,
-                          const int64_t *order, Py_ssize_t n, int max_turns,
-                          Budget *b) noexcept nogil:
+                          Py_ssize_t n, int max_turns, int64_t *keys, Budget *b) noexcept nogil:
     """Index of the move whose best path has the fewest turns, then the shortest length (the
-    first such in ``mv``'s order); -1 if the budget stopped the search.
+    first such in ``mv``'s order); -1 if the budget stopped the search. ``keys``: room for n.
 
     Only the moves with the fewest turns T compete. With T <= 1 a best path is straight or one
-    L, so its length is the Manhattan distance; above, ``order`` lists the moves with T turns by
-    Manhattan distance (a lower bound of the length), then index, and a path search is made only
-    for those that could still win.
+    L, so its length is the Manhattan distance and one pass decides. Above, the candidates are
+    taken by Manhattan distance (a lower bound of the length), then index, and a path search is
+    made only for those that could still win.
     """
-    cdef Py_ssize_t i, j, best = -1
-    cdef int T = turns[order[0]], end, length, best_length = 0, lower
-    for j in range(n):
-        i = order[j]
+    cdef Py_ssize_t i, j, k = 0, best = -1
+    cdef int T = turns[0], end, length, best_length = 0, lower
+    for i in range(1, n):
+        if turns[i] < T:
+            T = turns[i]
+    for i in range(n):
         if turns[i] != T:
-            break
+            continue
         lower = manhattan(g, mv[2 * i], mv[2 * i + 1])
+        if T <= 1:
+            if best < 0 or lower < best_length:
+                best = i
+                best_length = lower
+        else:
+            keys[k] = (<int64_t>lower << 32) | i
+            k += 1
+    if T <= 1:
+        return best
+    qsort(keys, k, sizeof(int64_t), cmp_i64)
+    for j in range(k):
+        i = <Py_ssize_t>(keys[j] & ((<int64_t>1 << 32) - 1))
+        lower = <int>(keys[j] >> 32)
         if best >= 0 and (lower > best_length or (lower == best_length and i > best)):
             break       # sorted by (lower, index): nothing after this can win
-        if T <= 1:
-            length = lower
-        else:
-            if not still_time_now(b):
-                return -1
-            end = path_search(g, w, mv[2 * i], mv[2 * i + 1], max_turns)
-            length = w.dist[end]
+        if not still_time_now(b):
+            return -1
+        end = path_search(g, w, mv[2 * i], mv[2 * i + 1], max_turns)
+        length = w.dist[end]
         if best < 0 or length < best_length or (length == best_length and i < best):
             best = i
             best_length = length
@@ -301,7 +318,7 @@ def hint(GridState s, int max_turns):
     cdef Py_ssize_t best = -1, n
     cdef const int32_t *mv
     cdef const int32_t *tv
-    cdef const int64_t *ov
+    cdef int64_t *kv
     cdef Budget b
     budget_start(&b, -1.0, NULL)
     s.lock_work()
@@ -310,16 +327,12 @@ def hint(GridState s, int max_turns):
         if found is not None and found[0].shape[0] > 0:
             cells, turns = found
             n = cells.shape[0]
-            rows = cells.astype(np.int64) // s.g.W
-            dist = np.abs(np.diff(rows, axis=1)[:, 0]) + np.abs(
-                np.diff(cells.astype(np.int64) - rows * s.g.W, axis=1)[:, 0])
-            # Moves by (turns, Manhattan distance, index): best_move reads the first turns only.
-            order = np.ascontiguousarray(np.lexsort((np.arange(n), dist, turns)), dtype=np.int64)
+            keys = np.empty(n, dtype=np.int64)
             mv = <const int32_t *>cnp.PyArray_DATA(cells)
             tv = <const int32_t *>cnp.PyArray_DATA(turns)
-            ov = <const int64_t *>cnp.PyArray_DATA(order)
+            kv = <int64_t *>cnp.PyArray_DATA(keys)
             with nogil:
-                best = best_move(&s.g, &s.work, mv, tv, ov, n, max_turns, &b)
+                best = best_move(&s.g, &s.work, mv, tv, n, max_turns, kv, &b)
     finally:
         s.unlock()
     budget_raise(&b)
