@@ -20,7 +20,7 @@ from pathlib import Path
 import llkref
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import llkcore as llk
@@ -180,13 +180,21 @@ def test_ctrl_c_stops_moves_hint_solve_analyze_generate_and_shuffle_on_big_board
     assert unchanged == ["unchanged", True]     # an interrupted shuffle changed nothing
 
 
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="waits on /proc/PID/maps")
 def test_llk_solve_without_a_time_limit_exits_130_on_ctrl_c(tmp_path):
     board = tmp_path / "big.npy"
     np.save(board, sparse_grid(512))
     proc = subprocess.Popen([str(BIN / "llk"), "solve", str(board), "--turns", "3"], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(2.5)     # Python up, the board read, the solver running
+        # Wait until llkcore is imported (its last kernel mapped), then give it a second to read
+        # the board and start solving: a signal during start-up is not what this tests.
+        deadline = time.monotonic() + 60
+        maps = Path(f"/proc/{proc.pid}/maps")
+        while time.monotonic() < deadline and proc.poll() is None and (
+                not maps.exists() or "_core/solve." not in maps.read_text()):
+            time.sleep(0.05)
+        time.sleep(1.0)
         assert proc.poll() is None, proc.communicate()
         sent = time.monotonic()
         proc.send_signal(signal.SIGINT)
@@ -261,3 +269,49 @@ def test_gravity_search_peak_memory_stays_within_the_memo_cap():
     nodes, added_mib = int(out[0]), float(out[1])
     assert nodes == 160_000
     assert 0.6 < added_mib < 1.3, added_mib     # the table and no more
+
+
+@st.composite
+def few_type_grids(draw):
+    """Boards where some type has more than FLOOD_MIN_COUNT (64) tiles."""
+    rows = draw(st.integers(11, 14))
+    cols = draw(st.integers(11, 14))
+    cells = draw(st.lists(st.sampled_from([0, 0, 1, 1, 1, 1, 1, 2, -1]), min_size=rows * cols,
+                          max_size=rows * cols))
+    assume(cells.count(1) > 64)
+    return [cells[r * cols:(r + 1) * cols] for r in range(rows)]
+
+
+@settings(max_examples=examples(30))
+@given(grid=few_type_grids(), r=rules_st(turns=(0, 1, 2)))
+def test_types_with_many_tiles_are_flooded_and_agree_with_the_pair_sweep(grid, r):
+    """Up to two turns a type of more than 64 tiles gets one flood per tile instead of a sweep
+    per pair (n^2 / 2 of them): the same moves as the link test of every same-type pair (the
+    sweep; llkref agrees with it elsewhere, and is too slow for thousands of pairs here), their
+    fewest turns as the best paths show, and the hint those give."""
+    board = llk.Board(grid, rules=r)
+    cells = {t: [tuple(p) for p in np.argwhere(np.array(grid) == t).tolist()] for t in (1, 2)}
+    pairs = [(a, b) for group in cells.values() for i, a in enumerate(group) for b in group[i + 1:]]
+    linked = board.can_link_many([[*a, *b] for a, b in pairs]) if pairs else []
+    expected = sorted(p for p, ok in zip(pairs, linked) if ok)
+    assert board.moves() == expected
+    rows = board.moves_array(with_turns=True).tolist()
+    best = None
+    for r1, c1, r2, c2, t in rows:
+        path = board.find_path((r1, c1), (r2, c2))
+        assert t == len(path) - 2
+        length = sum(abs(p[0] - q[0]) + abs(p[1] - q[1]) for p, q in zip(path, path[1:]))
+        key = (t, length, ((r1, c1), (r2, c2)))
+        best = key if best is None or key < best else best
+    assert board.hint() == (None if best is None else best[2])
+    assert board.is_stuck() == (expected == [] and board.tiles_left > 0)
+
+
+def test_a_big_board_with_few_types_lists_its_moves_quickly():
+    """1024x1024 with 4 types (262,144 tiles each): 3 * 10^10 same-type pairs, but one flood per
+    tile on a full board costs almost nothing."""
+    board = llk.generate(1024, 1024, types=4, solvable=False, seed=3)
+    start = time.perf_counter()
+    moves = board.moves_array()
+    assert time.perf_counter() - start < 10
+    assert len(moves) > 0 and (moves[:, :2] < moves[:, 2:]).any()

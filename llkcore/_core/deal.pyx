@@ -402,16 +402,16 @@ def playout(GridState state not None, int max_turns, int gravity, bint careful,
         return current, start
     cdef Scratch s
     cdef Budget b
-    budget_start(&b, -1.0, NULL)
-    s.b = &b
-    if not flood_alloc(&s.f, g.H, g.W):
-        raise MemoryError("llkcore: cannot allocate the playout's buffers")
-    s.cand = s.f.cand
     pool = np.empty(4 * ncells + 8, dtype=np.int32)
     orig = np.arange(ncells, dtype=np.int32)
     moves = np.empty(slide_room(g), dtype=np.int32)
     free = np.empty(ncells, dtype=np.int32)
     free_at = np.full(ncells, -1, dtype=np.int32)
+    budget_start(&b, -1.0, NULL)
+    s.b = &b
+    if not flood_alloc(&s.f, g.H, g.W):     # last: nothing after it can raise before the try
+        raise MemoryError("llkcore: cannot allocate the playout's buffers")
+    s.cand = s.f.cand
     s.pool = <int32_t *>cnp.PyArray_DATA(pool)
     s.orig = <int32_t *>cnp.PyArray_DATA(orig)
     s.moves = <int32_t *>cnp.PyArray_DATA(moves)

@@ -14,7 +14,7 @@ from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport abs, qsort
 
 from .budget cimport Budget
-from .grid cimport Grid, PairCursor, adjacent, empty_neighbours, pairs_next
+from .grid cimport Grid, adjacent, empty_neighbours
 from .link cimport link_cells, link_sweep
 from .path cimport PathWork, path_search
 from .reach cimport Flood, flood_reach
@@ -26,78 +26,98 @@ import numpy as np
 cnp.import_array()
 
 
-cdef int64_t flood_moves(const Grid *g, PathWork *w, int max_turns, int32_t *out,
-                         int32_t *turns_out, int64_t cap, Budget *b) noexcept nogil:
-    """list_moves above two turns: one flood per tile, each pair listed from its smaller cell
-    (so the type's tile with the largest cell needs no flood)."""
+cdef int64_t flood_type(const Grid *g, PathWork *w, int t, int max_turns, int32_t *out,
+                        int32_t *turns_out, int64_t n, int64_t cap, Budget *b) noexcept nogil:
+    """The moves of type t from one flood per tile, each pair listed from its smaller cell (so
+    the tile with the largest cell needs no flood), appended at n; the new n, or -1 when ``b``
+    said stop."""
     cdef Flood *f = &w.flood
-    cdef int t, i, j, k, a, p, q, d, top
-    cdef int64_t n = 0
+    cdef int i, j, k, a, p, q, d, top = 0
     cdef int nb[4]
-    for t in range(g.ntypes):
-        if g.count[t] < 2:
+    for i in range(g.count[t]):
+        if g.pos[g.offset[t] + i] > top:
+            top = g.pos[g.offset[t] + i]
+    for i in range(g.count[t]):
+        a = g.pos[g.offset[t] + i]
+        if a == top:
             continue
-        top = 0
-        for i in range(g.count[t]):
-            if g.pos[g.offset[t] + i] > top:
-                top = g.pos[g.offset[t] + i]
-        for i in range(g.count[t]):
-            a = g.pos[g.offset[t] + i]
-            if a == top:
-                continue
-            if empty_neighbours(g, a) == 0:
-                # Enclosed: it links only to an adjacent twin (no flood needed).
-                if not still_time(b):
-                    return -1
-                nb[0] = a + 1
-                nb[1] = a + g.W
-                nb[2] = a - 1
-                nb[3] = a - g.W
-                for d in range(4):
-                    q = nb[d]
-                    if q > a and g.tid[q] == t:
-                        if n >= cap:
-                            return n
-                        if out != NULL:
-                            out[2 * n] = a
-                            out[2 * n + 1] = q
-                        if turns_out != NULL:
-                            turns_out[n] = 0
-                        n += 1
-                continue
-            if not still_time_now(b):
+        if empty_neighbours(g, a) == 0:
+            # Enclosed: it links only to an adjacent twin (no flood needed).
+            if not still_time(b):
                 return -1
-            k = flood_reach(g, f, a, max_turns)
-            for j in range(k):
-                p = f.cand[j]
-                if p > a and g.tid[p] == t:
+            nb[0] = a + 1
+            nb[1] = a + g.W
+            nb[2] = a - 1
+            nb[3] = a - g.W
+            for d in range(4):
+                q = nb[d]
+                if q > a and g.tid[q] == t:
                     if n >= cap:
                         return n
                     if out != NULL:
                         out[2 * n] = a
-                        out[2 * n + 1] = p
+                        out[2 * n + 1] = q
                     if turns_out != NULL:
-                        turns_out[n] = f.cand_turns[j]
+                        turns_out[n] = 0
                     n += 1
+            continue
+        if not still_time_now(b):
+            return -1
+        k = flood_reach(g, f, a, max_turns)
+        for j in range(k):
+            p = f.cand[j]
+            if p > a and g.tid[p] == t:
+                if n >= cap:
+                    return n
+                if out != NULL:
+                    out[2 * n] = a
+                    out[2 * n + 1] = p
+                if turns_out != NULL:
+                    turns_out[n] = f.cand_turns[j]
+                n += 1
+    return n
+
+
+cdef int64_t flood_moves(const Grid *g, PathWork *w, int max_turns, int32_t *out,
+                         int32_t *turns_out, int64_t cap, Budget *b) noexcept nogil:
+    """list_moves above two turns, with the fewest turns of each pair (``turns_out`` may be
+    NULL): every type by floods."""
+    cdef int t
+    cdef int64_t n = 0
+    for t in range(g.ntypes):
+        if g.count[t] >= 2:
+            n = flood_type(g, w, t, max_turns, out, turns_out, n, cap, b)
+            if n < 0 or n >= cap:
+                return n
     return n
 
 
 cdef int64_t list_moves(const Grid *g, PathWork *w, int max_turns, int32_t *out, int64_t cap,
                         Budget *b) noexcept nogil:
-    cdef PairCursor cur
-    cdef int pa = 0, pb = 0
+    cdef int t, i, j, n, pa, pb
     cdef int64_t k = 0
-    if max_turns > 2:
-        return flood_moves(g, w, max_turns, out, NULL, cap, b)
-    cur.t = cur.i = cur.j = 0
-    while k < cap and pairs_next(g, &cur, &pa, &pb):
-        if not still_time(b):
-            return -1
-        if link_cells(g, w, pa, pb, max_turns):
-            if out != NULL:
-                out[2 * k] = pa if pa < pb else pb
-                out[2 * k + 1] = pb if pa < pb else pa
-            k += 1
+    for t in range(g.ntypes):
+        n = g.count[t]
+        if n < 2:
+            continue
+        if floods_type(g, w, t, max_turns):
+            k = flood_type(g, w, t, max_turns, out, NULL, k, cap, b)
+            if k < 0 or k >= cap:
+                return k
+            continue
+        for i in range(n):
+            pa = g.pos[g.offset[t] + i]
+            for j in range(i + 1, n):
+                if k >= cap:
+                    return k
+                if not still_time(b):
+                    return -1
+                pb = g.pos[g.offset[t] + j]
+                if link_cells(g, w, pa, pb, max_turns):
+                    if out != NULL:
+                        out[2 * k] = pa if pa < pb else pb
+                        out[2 * k + 1] = pb if pa < pb else pa
+                    k += 1
     return k
 
 
@@ -206,7 +226,8 @@ cdef object sorted_moves(GridState s, int max_turns, bint with_turns, Budget *b)
 
 
 cdef int lock_for(GridState s, int max_turns) except -1:
-    if max_turns > 2:
+    """Lock s, with the BFS and flood buffers when the listing will use them."""
+    if max_turns > 2 or wants_floods(&s.g):
         return s.lock_work()
     return s.lock()
 

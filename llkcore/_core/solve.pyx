@@ -25,6 +25,7 @@ from .grid cimport GRAVITY_NONE, Grid
 from .matching cimport run_matching
 from .memo import MEMO_ENTRIES
 from .pairing cimport run_pairing
+from .pairs cimport wants_floods
 from .run cimport (ST_CANCELLED, ST_DEAD, ST_INTERRUPTED, ST_MEMORY, ST_NODES, ST_ODD,
                    ST_SOLVED, ST_STUCK, ST_TIME, Ctx, budget_raise, budget_start, cut_short)
 from .state cimport GridState
@@ -94,7 +95,7 @@ cdef int run_phase(Ctx *c, GridState s, int strategy, int maxcount, int64_t memo
 cdef GridState trial_copy(GridState s, int max_turns):
     """A copy of s to play a trial on (with its path-search buffers when they are needed)."""
     cdef GridState trial = s.copy()
-    if max_turns > 2:
+    if max_turns > 2 or wants_floods(&s.g):
         trial.lock_work()
         trial.unlock()
     return trial
@@ -124,8 +125,8 @@ def solve_state(GridState s, int strategy, int max_turns, int gravity, long long
             return ST_ODD, None, 0
     if g.tiles == 0:
         return ST_SOLVED, np.empty((0, 2), dtype=np.int32), 0
-    if max_turns > 2:
-        s.lock_work()
+    if max_turns > 2 or wants_floods(g):
+        s.lock_work()       # path-search and flood buffers (pairs.pxd)
         s.unlock()
     memset(&c, 0, sizeof(Ctx))
     budget_start(&c.b, time_limit, NULL if cancel is None else <const int *>cnp.PyArray_DATA(cancel))
