@@ -32,7 +32,7 @@ DIRECTIVES = {
 }
 
 #: One extension module per kernel file, in dependency order (docs/architecture.md).
-KERNELS = ["alloc", "reach", "state", "path", "link", "reader", "pairs", "memo", "greedy", "matching", "peeling",
+KERNELS = ["alloc", "reach", "state", "path", "run", "link", "reader", "pairs", "memo", "greedy", "matching", "peeling",
            "pairing", "gravity_search", "solve", "deal"]
 
 # Flags by compiler family: (release, debug). GCC and clang share the "unix" family.

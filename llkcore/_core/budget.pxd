@@ -14,8 +14,10 @@ cdef struct Budget:
     double deadline         # < 0: none
     int stop                # why the run stopped early (ST_NODES / ST_TIME / ...), else 0
     int ticks               # cheap steps since the clock was last read (see run.pxd)
+    int credit              # cheap link tests left before link.pxd looks at the budget again
     int signals             # look for Python signals (Ctrl-C) while running (run.pxd)
     double next_signals     # clock time of the next look
     void *exc_type          # the exception a signal handler raised (owned references),
     void *exc_value         # for the caller to raise (run.pxd ``budget_raise``)
     void *exc_tb
+

@@ -70,6 +70,7 @@ cdef inline void budget_start(Budget *b, double time_limit, const int *cancel) n
     b.deadline = now + time_limit if time_limit >= 0 else -1.0
     b.stop = 0
     b.ticks = 0
+    b.credit = CHECK_EVERY
     b.signals = 1
     b.next_signals = now + SIGNAL_MS * 0.001
     b.exc_type = NULL
@@ -179,17 +180,21 @@ cdef inline bint cut_short(const Budget *b) noexcept nogil:
     return b.stop == ST_TIME or b.stop == ST_CANCELLED or b.stop == ST_INTERRUPTED
 
 
+# The slow path of link_test_allowed (run.pyx): out of line, so that ``link_cells`` stays small
+# enough for the compiler to inline into the searches' loops.
+cdef bint budget_look(Budget *b) noexcept nogil
+
+
 cdef inline bint link_test_allowed(Budget *b, bint expensive) noexcept nogil:
     """Before a link test made under a run's budget (link.pxd): False once the run is cut
-    short. A cheap test counts as a step; an expensive one (a path search) reads the clock."""
-    if cut_short(b):
-        return False
-    b.ticks += CHECK_EVERY if expensive else 1
-    if b.ticks >= CHECK_EVERY:
-        b.ticks = 0
-        if out_of_time(b):
-            return False
-    return True
+    short. A cheap test only spends a credit (the hot path of the searches: one decrement); every
+    CHECK_EVERY of them, and before every expensive one (a path search), the budget is looked at
+    (``budget_look``, out of line). A run cut short elsewhere is seen within CHECK_EVERY tests."""
+    if not expensive:
+        b.credit -= 1
+        if b.credit > 0:
+            return True
+    return budget_look(b)
 
 
 cdef inline void record(Ctx *c, int a, int b) noexcept nogil:
