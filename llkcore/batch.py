@@ -16,6 +16,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tupl
 
 import numpy as np
 
+from ._core import pairs as _pairs
 from .analysis import DTYPES, FIELDS, RATING_FIELDS, Analysis
 from .board import Board
 from .checks import flag, integer
@@ -173,7 +174,11 @@ def _solve_one(solver: Solver, rules: Optional[Rules], keep_moves: bool, index: 
             board = Board(item, rules=rules)
         except BoardError as exc:
             raise BoardError(f"board {index}: {exc}") from None
-    initial = int(board.moves_array().shape[0])
+    # The moves are listed under the solver's cancel flag: Ctrl-C in analyze stops them too.
+    cells = _pairs.moves_cells(board._state, board.rules.max_turns, solver._cancel)
+    if cells is None:
+        return (int(Verdict.UNKNOWN), -1, -1, 0, 0.0, None)
+    initial = int(cells.shape[0])
     sol = solver.solve(board)
     verdict = int(sol.verdict)
     solved = verdict == int(Verdict.SOLVABLE) and sol.moves is not None

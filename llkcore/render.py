@@ -41,6 +41,8 @@ from .rules import Rules
 
 #: Default cell size and outer padding of the picture, in pixels.
 CELL = 36
+#: Largest cell size accepted, in pixels (a picture of a MAX_SIDE board stays under 2**31 px).
+MAX_CELL = 1024
 PAD = 6
 #: A Board shows itself in Jupyter when it has at most this many cells (larger boards would
 #: make a picture of tens of megabytes; use ``board.show()`` for them).
@@ -250,7 +252,7 @@ def layout(board: GridLike, *, path: Optional[Sequence[Point]] = None,
            cell: int = CELL, title: Optional[str] = None) -> Layout:
     """The shapes of the picture of ``board`` (what ``svg`` and ``png`` draw)."""
     b = board_for(board, rules)
-    cell = integer(cell, "cell", low=8, high=1024)
+    cell = integer(cell, "cell (pixels)", low=8, high=MAX_CELL)
     if title is not None:
         text_arg(title, "title")
     grid = np.asarray(b.grid)

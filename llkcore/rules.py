@@ -4,10 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, Optional
 
-import numpy as np
-
 from ._core.state import GRAVITY_CODES
-from .checks import integer
+from .checks import flag, integer
 
 #: Gravity directions; None means tiles never move.
 GRAVITIES = (None, "down", "up", "left", "right")
@@ -31,9 +29,7 @@ class Rules:
     def __post_init__(self) -> None:
         turns = integer(self.max_turns, "Rules.max_turns", low=0, high=2**31 - 1)
         object.__setattr__(self, "max_turns", turns)
-        if not isinstance(self.border, (bool, np.bool_)):
-            raise TypeError(f"Rules.border must be a bool, got {type(self.border).__name__}")
-        object.__setattr__(self, "border", bool(self.border))
+        object.__setattr__(self, "border", flag(self.border, "Rules.border"))
         if not (self.gravity is None or isinstance(self.gravity, str)) or self.gravity not in GRAVITY_CODES:
             raise ValueError(f"Rules.gravity must be one of {GRAVITIES}, got {self.gravity!r}")
 

@@ -70,7 +70,8 @@ class Solution:
     seconds: wall time of the solve.
     strategy: the strategy that produced it.
     reason: why the solver stopped: "solved", "unsolvable", "odd_count", "node_limit",
-        "time_limit" or "stuck" (a heuristic found no move it would play).
+        "time_limit", "cancelled" (Solver.cancel) or "stuck" (a heuristic found no move it would
+        play). Ctrl-C in the main thread raises KeyboardInterrupt instead (within about 20 ms).
     """
 
     verdict: Verdict
@@ -140,7 +141,8 @@ class Solver:
 
     def cancel(self) -> None:
         """Stop every solve running on this Solver, from any thread: each returns UNKNOWN with
-        reason "cancelled" at its next node. Later solves on this Solver stop at once too."""
+        reason "cancelled" at its next node or link test. Later solves on this Solver stop at
+        once too."""
         self._cancel[0] = 1
 
     @property

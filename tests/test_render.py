@@ -201,6 +201,8 @@ def test_svg_title_is_escaped_and_bad_arguments_are_refused():
         with pytest.raises(TypeError, match="title"):
             render.svg(board, title=title)
     assert "<title>mine</title>" in render.svg(board, title="mine")
+    with pytest.raises(ValueError, match="cell"):
+        render.svg(board, cell=render.MAX_CELL + 1)     # an absurd picture, refused
     with pytest.raises(llk.BoardError):
         render.svg([[1, "a"]])
     # A failed call leaves the board as it was.
