@@ -1,4 +1,4 @@
-"""Big boards (docs/edges.md): solvable deals at 256x256 and 1024x1024 (MAX_SIDE), and every
+"""Big boards (docs/architecture.md, "Budgets" and "Solvable deals"): solvable deals at 256x256 and 1024x1024 (MAX_SIDE), and every
 removable pair above two turns on a sparse 130x130 board.
 
 No llkref baseline: llkref's solvable deal is KShisen's rejection scheme, which practically never

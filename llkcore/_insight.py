@@ -1,5 +1,5 @@
 """Play-time insight below the Board: can the position still be won, which move keeps it
-winnable, which moves lose it (docs/play.md).
+winnable, which moves lose it (docs/architecture.md, "Play-time insight").
 
 The Board's ``winnable``, ``hint(safe=True)`` and ``traps`` are thin methods over ``Insight``,
 one per Board, which calls the kernels directly (the solver's facade, solver.py, sits above the

@@ -413,7 +413,7 @@ class Board:
             raise IndexError(f"no removal {step!r} in a history of {len(removals)}") from None
         return [(self._point(s), self._point(d)) for s, d in record[3].tolist()]
 
-    # ---- play-time insight: the solver's view of the position (_insight.py, docs/play.md) ----
+    # ---- play-time insight: the solver's view of the position (_insight.py; docs/architecture.md, "Play-time insight") ----
 
     def _insight_parts(self, time_limit: Any) -> Tuple["_insight.Insight", GridState, list, Optional[float]]:
         """(this board's insight, a snapshot of the position, certificates worth reusing, the
@@ -437,7 +437,7 @@ class Board:
         Answers are cached by position (rules and grid), so asking again after a move, undo or
         redo costs a hash unless the position is new; an UNKNOWN is searched again when asked
         with more time. The certificate of a generated or reshuffled board, and those found
-        for earlier positions, are tried first (docs/play.md).
+        for earlier positions, are tried first (docs/architecture.md, "Play-time insight").
         """
         insight, state, known, seconds = self._insight_parts(time_limit)
         return insight.decide(state, self._rules, _insight.Budget(seconds), known).verdict

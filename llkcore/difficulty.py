@@ -1,4 +1,4 @@
-"""Difficulty: how hard a deal is, measured by play (``llk.rate``); docs/play.md.
+"""Difficulty: how hard a deal is, measured by play (``llk.rate``); docs/architecture.md, "Play-time insight".
 
 Components, each reproducible from the position, the rules and ``seed``:
 

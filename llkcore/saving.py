@@ -21,7 +21,7 @@ rules forbid is an error and never a corrupt board; then it plays the redo steps
 again, so undo and redo work as they did before saving. The replay must arrive at "grid". A
 document that is not this format, is malformed, or has a newer version raises BoardError.
 Pickling ships the same document (grids as arrays) through the same replay, so there is one
-piece of code for both (docs/installs.md, "Saved games").
+piece of code for both (docs/architecture.md, "Saved games").
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The terminal game behind ``llk play`` (docs/play.md).
+"""The terminal game behind ``llk play`` (docs/architecture.md, "Play-time insight").
 
 ``Game`` is the game without a terminal: actions in (``handle``), the screen out as text lines
 and cell styles (``screen``), so tests can drive it directly. ``play(screen, game)`` is the

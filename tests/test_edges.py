@@ -2,7 +2,7 @@
 on big boards, moves and hints above two turns without a search per pair, and sizes validated.
 
 The stress tests use seeded boards and real signals; each asserts a bound with room for a
-loaded machine (docs/edges.md says what the bounds come from).
+loaded machine (docs/architecture.md, "Budgets", says what the bounds come from).
 """
 from __future__ import annotations
 

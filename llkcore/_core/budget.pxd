@@ -2,7 +2,7 @@
 """The budget of a run (a struct only; the checks on it are run.pxd's). It lives below path.pxd
 so that a path search's work buffers can point at the budget of the run using them: link tests
 inside loops that no budget check reaches (see link.pxd, ``link_cells``) still stop the run.
-See docs/architecture.md ("Budgets") and docs/edges.md.
+See docs/architecture.md ("Budgets").
 """
 from libc.stdint cimport int64_t
 

@@ -4,7 +4,7 @@
 Random stream: rng.pxd, on a 4-word state the caller owns (a uint64 array seeded from numpy's
 SeedSequence).
 
-Playout (docs/architecture.md, "Solvable deals"; docs/edges.md for its cost). The board's tiles
+Playout (docs/architecture.md, "Solvable deals"). The board's tiles
 all carry one placeholder type; the playout removes linkable pairs until the board is clear or
 no pair links, applying gravity after each removal and tracking where every tile started, so the
 caller can give the two tiles of each removed pair one type in their starting cells. Each step

@@ -3,7 +3,7 @@
 
 The cap bounds the table's memory at every moment, growth included: a doubling extends the one
 block in place (``grow``, a realloc) and splits each bucket into itself and its new twin, so no
-second table ever exists beside the first (docs/edges.md: measured, a long gravity solve's
+second table ever exists beside the first (docs/architecture.md, "Memory": measured, a long gravity solve's
 search adds the table and a few KiB, not 1.5 times the table).
 """
 from libc.stdint cimport int64_t, uint64_t

@@ -4,7 +4,7 @@
 Same-type pairs only, from the index, with no cap per type. Up to two turns each same-type pair
 gets the run-sweep (cheap rejects first, link_cells); above two turns each tile gets one run
 flood (reach.pyx) that finds every tile it links to and the fewest turns to each, instead of one
-turn-level BFS per pair (docs/edges.md).
+turn-level BFS per pair (docs/architecture.md, "Removable pairs and hints").
 
 Every entry point runs under a budget (run.pxd): Ctrl-C in the main thread stops a long call
 and raises KeyboardInterrupt; the state is only read, so nothing changes.

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Uniformly random playouts and the replay of a removal sequence (docs/play.md).
+"""Uniformly random playouts and the replay of a removal sequence (docs/architecture.md, "Play-time insight").
 
 A random playout removes, at each step, one removable pair drawn uniformly among all of them
 (listed by ``list_moves`` and sorted, so the draw depends only on the position and the stream,

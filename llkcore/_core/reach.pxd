@@ -1,6 +1,6 @@
 # cython: language_level=3
 """The run flood (reach.pyx): every tile a path with at most max_turns turns joins to one tile,
-with the fewest turns to each, in one search (docs/edges.md)."""
+with the fewest turns to each, in one search (docs/architecture.md, "Above two turns: the run flood")."""
 from libc.stdint cimport int32_t
 
 from .grid cimport Grid

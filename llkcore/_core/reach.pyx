@@ -8,7 +8,7 @@ past the ends of the runs of levels 0..max_turns are exactly the tiles a path wi
 max_turns turns can reach, the level of the first run that ends at a tile being the fewest
 turns of a path to it. Runs are read off the occupancy bit masks and each run is walked at most
 once per flood, so one flood costs O(empty cells it reaches), whatever max_turns is: it replaces
-one turn-level BFS per pair of tiles by one flood per tile (docs/edges.md).
+one turn-level BFS per pair of tiles by one flood per tile (docs/architecture.md, "Above two turns: the run flood").
 
 Users: the moves above two turns (pairs.pyx) and the deals' playout (deal.pyx).
 """

@@ -1,6 +1,6 @@
 # cython: language_level=3
 """What every strategy run carries (inline helpers): its board, rules and budgets, and the
-removals it made. See docs/architecture.md ("Budgets") and docs/edges.md.
+removals it made. See docs/architecture.md ("Budgets").
 
 ``nodes`` counts positions examined (each strategy says what a node is). A node or time budget
 that runs out, another thread's cancel flag, or a Python signal handler that raises (Ctrl-C in
