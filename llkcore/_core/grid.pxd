@@ -223,6 +223,30 @@ cdef inline bint same_type_linkable(const Grid *g, int pa, int pb) noexcept nogi
     return pa != pb and g.tid[pa] >= 0 and g.tid[pa] == g.tid[pb]
 
 
+cdef inline int lower_bound(const int32_t *a, int n, int32_t x) noexcept nogil:
+    """The first index i of the ascending a[0:n] with a[i] >= x (n - 1 when none is: callers
+    look up a value they know is there)."""
+    cdef int lo = 0, hi = n - 1, mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if a[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+cdef inline int cmp_pair(const void *x, const void *y) noexcept nogil:
+    """qsort order of pairs (or longer records) of cells: by first cell, then second."""
+    cdef const int32_t *a = <const int32_t *>x
+    cdef const int32_t *b = <const int32_t *>y
+    if a[0] != b[0]:
+        return -1 if a[0] < b[0] else 1
+    if a[1] != b[1]:
+        return -1 if a[1] < b[1] else 1
+    return 0
+
+
 cdef inline void sort_ints(int32_t *a, int n) noexcept nogil:
     """Ascending insertion sort (a type's tiles: short lists)."""
     cdef int i, j

@@ -9,7 +9,7 @@ one run flood of its tile (reach.pyx), not a link test per pair.
 from libc.stdint cimport int32_t, int64_t, uint8_t
 
 from .alloc cimport IVec, ivec_reserve, llk_free, llk_malloc
-from .grid cimport Grid, same_type_linkable, sort_ints
+from .grid cimport Grid, lower_bound, same_type_linkable, sort_ints
 from .link cimport link_cells
 from .pairs cimport floods_type
 from .reach cimport flood_reach
@@ -70,7 +70,7 @@ cdef int flood_row(Ctx *c, int t, const int32_t *tiles, int n, int u, Matcher *m
     many tiles: pairs.pxd) instead of a link test per right vertex; -1 when the budget said
     stop."""
     cdef const Grid *g = c.g
-    cdef int k, i, p, lo, hi, mid
+    cdef int k, i, p, lo
     for i in range(m.nr):
         m.adj[u * m.nr + i] = 0
     if not still_time_now(&c.b):
@@ -81,14 +81,7 @@ cdef int flood_row(Ctx *c, int t, const int32_t *tiles, int n, int u, Matcher *m
         if g.tid[p] != t:
             continue
         # Its index among the type's tiles (ascending): a right vertex when odd.
-        lo = 0
-        hi = n - 1
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if tiles[mid] < p:
-                lo = mid + 1
-            else:
-                hi = mid
+        lo = lower_bound(tiles, n, p)
         if lo & 1:
             m.adj[u * m.nr + (lo >> 1)] = 1
     return 0

@@ -14,7 +14,7 @@ from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport abs, qsort
 
 from .budget cimport Budget
-from .grid cimport Grid, adjacent, empty_neighbours
+from .grid cimport Grid, adjacent, cmp_pair, empty_neighbours
 from .link cimport link_cells, link_sweep
 from .path cimport PathWork, path_search
 from .reach cimport Flood, flood_reach
@@ -24,6 +24,16 @@ from .state cimport GridState
 import numpy as np
 
 cnp.import_array()
+
+
+cdef inline void put_move(int32_t *out, int32_t *turns_out, int64_t n, int a, int p,
+                          int turns) noexcept nogil:
+    """Move n is (a, p) with ``turns`` turns; either output may be NULL (counting only)."""
+    if out != NULL:
+        out[2 * n] = a
+        out[2 * n + 1] = p
+    if turns_out != NULL:
+        turns_out[n] = turns
 
 
 cdef int64_t flood_type(const Grid *g, PathWork *w, int t, int max_turns, int32_t *out,
@@ -54,11 +64,7 @@ cdef int64_t flood_type(const Grid *g, PathWork *w, int t, int max_turns, int32_
                 if q > a and g.tid[q] == t:
                     if n >= cap:
                         return n
-                    if out != NULL:
-                        out[2 * n] = a
-                        out[2 * n + 1] = q
-                    if turns_out != NULL:
-                        turns_out[n] = 0
+                    put_move(out, turns_out, n, a, q, 0)
                     n += 1
             continue
         if not still_time_now(b):
@@ -69,11 +75,7 @@ cdef int64_t flood_type(const Grid *g, PathWork *w, int t, int max_turns, int32_
             if p > a and g.tid[p] == t:
                 if n >= cap:
                     return n
-                if out != NULL:
-                    out[2 * n] = a
-                    out[2 * n + 1] = p
-                if turns_out != NULL:
-                    turns_out[n] = f.cand_turns[j]
+                put_move(out, turns_out, n, a, p, f.cand_turns[j])
                 n += 1
     return n
 
@@ -119,16 +121,6 @@ cdef int64_t list_moves(const Grid *g, PathWork *w, int max_turns, int32_t *out,
                         out[2 * k + 1] = pb if pa < pb else pa
                     k += 1
     return k
-
-
-cdef int cmp_pair(const void *x, const void *y) noexcept nogil:
-    cdef const int32_t *a = <const int32_t *>x
-    cdef const int32_t *b = <const int32_t *>y
-    if a[0] != b[0]:
-        return -1 if a[0] < b[0] else 1
-    if a[1] != b[1]:
-        return -1 if a[1] < b[1] else 1
-    return 0
 
 
 cdef int64_t pair_capacity(const Grid *g) noexcept nogil:

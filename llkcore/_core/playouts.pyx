@@ -18,7 +18,7 @@ from libc.string cimport memcpy
 
 from .alloc cimport IVec, ivec_reserve, llk_free, llk_malloc
 from .gravity cimport put_pair, slide_room, take_pair
-from .grid cimport Grid, llk_now
+from .grid cimport Grid, cmp_pair, llk_now
 from .link cimport can_link, link_cells
 from .pairs cimport list_moves
 from .path cimport PathWork
@@ -35,16 +35,6 @@ cdef enum:
     LOG_FIXED = 5
     # Random same-type pairs tried per step before listing every removable pair.
     DRAWS = 32
-
-
-cdef int cmp_pair(const void *x, const void *y) noexcept nogil:
-    cdef const int32_t *a = <const int32_t *>x
-    cdef const int32_t *b = <const int32_t *>y
-    if a[0] != b[0]:
-        return -1 if a[0] < b[0] else 1
-    if a[1] != b[1]:
-        return -1 if a[1] < b[1] else 1
-    return 0
 
 
 cdef int64_t all_moves(const Grid *g, PathWork *w, int max_turns, IVec *mv,

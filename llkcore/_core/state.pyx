@@ -21,7 +21,7 @@ from libc.string cimport memcpy, memset
 from .alloc cimport llk_calloc, llk_free, llk_malloc
 from .gravity cimport compact_all, put_pair, slide_room, take_pair
 from .grid cimport (GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_NONE, GRAVITY_RIGHT, GRAVITY_UP, Grid,
-                    put_tile, set_blocked, take_tile)
+                    lower_bound, put_tile, set_blocked, take_tile)
 from .path cimport best_path, path_work_alloc, path_work_free
 
 import numpy as np
@@ -117,7 +117,6 @@ cdef class GridState:
         cdef int32_t *table = NULL
         cdef int32_t *values = NULL
         cdef int32_t *mem
-        cdef int lo, hi, mid
         # Pass 1: how many tiles, and the range of their values.
         for r in range(1, g.H - 1):
             for p in range(r * g.W + 1, r * g.W + g.W - 1):
@@ -181,14 +180,7 @@ cdef class GridState:
                 if table != NULL:
                     t = table[v - vmin]
                 else:
-                    lo, hi = 0, ntypes - 1
-                    while lo < hi:
-                        mid = (lo + hi) >> 1
-                        if values[mid] < v:
-                            lo = mid + 1
-                        else:
-                            hi = mid
-                    t = lo
+                    t = lower_bound(values, ntypes, v)
                 g.tid[p] = t
                 g.count[t] += 1
             else:
@@ -350,18 +342,12 @@ cdef class GridState:
 
     def positions_of(self, int value):
         """Padded positions of the live tiles of a type, in index (slot) order; empty if none."""
-        cdef int lo = 0, hi = self.g.ntypes, mid, t, i
+        cdef int t, i
         self.lock()
         try:
-            while lo < hi:
-                mid = (lo + hi) >> 1
-                if self.g.type_value[mid] < value:
-                    lo = mid + 1
-                else:
-                    hi = mid
-            if lo >= self.g.ntypes or self.g.type_value[lo] != value:
+            t = lower_bound(self.g.type_value, self.g.ntypes, value)
+            if self.g.ntypes == 0 or self.g.type_value[t] != value:
                 return np.empty(0, dtype=np.int32)
-            t = lo
             return np.array([self.g.pos[self.g.offset[t] + i] for i in range(self.g.count[t])],
                             dtype=np.int32)
         finally:
@@ -455,14 +441,7 @@ cdef class GridState:
 
     cdef int dense(self, int value) noexcept:
         """Dense id of a type value present on the board at construction."""
-        cdef int lo = 0, hi = self.g.ntypes - 1, mid
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if self.g.type_value[mid] < value:
-                lo = mid + 1
-            else:
-                hi = mid
-        return lo
+        return lower_bound(self.g.type_value, self.g.ntypes, value)
 
     def retype(self, cnp.ndarray positions, cnp.ndarray values):
         """Give the live tiles at ``positions`` the new ``values`` (a permutation of their old
