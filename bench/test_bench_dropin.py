@@ -11,6 +11,7 @@
 """
 import llkref
 import numpy as np
+import pytest
 
 import llkcore as llk
 
@@ -23,30 +24,24 @@ def _module_links(grid, pts):
     return [llk.can_link(grid, a, b) for a, b in pts]
 
 
-def test_module_link_list_core(benchmark, case):
+# The bot's own grid as it holds it: the list itself, or an int32 ndarray of it.
+CONTAINERS = {"list": lambda grid, grid_list: grid_list,
+              "array": lambda grid, grid_list: np.ascontiguousarray(grid, dtype=np.int32)}
+
+
+@pytest.mark.parametrize("container", sorted(CONTAINERS))
+def test_module_link_core(benchmark, case, container):
     fill, grid, grid_list, queries = case
-    benchmark.group = f"module-link-list-{fill}"
+    benchmark.group = f"module-link-{container}-{fill}"
+    users_grid = CONTAINERS[container](grid, grid_list)
     pts = [((r1, c1), (r2, c2)) for r1, c1, r2, c2 in queries.tolist()]
-    assert benchmark(_module_links, grid_list, pts) == _ref_link_all(grid_list, queries.tolist())
+    assert benchmark(_module_links, users_grid, pts) == _ref_link_all(grid_list, queries.tolist())
 
 
-def test_module_link_list_ref(benchmark, case):
+@pytest.mark.parametrize("container", sorted(CONTAINERS))
+def test_module_link_ref(benchmark, case, container):
     fill, grid, grid_list, queries = case
-    benchmark.group = f"module-link-list-{fill}"
-    benchmark.pedantic(_ref_link_all, args=(grid_list, queries.tolist()), rounds=3, iterations=1)
-
-
-def test_module_link_array_core(benchmark, case):
-    fill, grid, grid_list, queries = case
-    benchmark.group = f"module-link-array-{fill}"
-    arr = np.ascontiguousarray(grid, dtype=np.int32)
-    pts = [((r1, c1), (r2, c2)) for r1, c1, r2, c2 in queries.tolist()]
-    assert benchmark(_module_links, arr, pts) == _ref_link_all(grid_list, queries.tolist())
-
-
-def test_module_link_array_ref(benchmark, case):
-    fill, grid, grid_list, queries = case
-    benchmark.group = f"module-link-array-{fill}"
+    benchmark.group = f"module-link-{container}-{fill}"
     benchmark.pedantic(_ref_link_all, args=(grid_list, queries.tolist()), rounds=3, iterations=1)
 
 
