@@ -17,8 +17,9 @@ from .rules import GRAVITIES, PRESETS, Rules
 from .solver import STRATEGIES, Solution, Solver, Verdict, solve, verify
 from .batch import Analysis, analyze
 from .difficulty import DIFFICULTIES, Rating, rate
+from . import render  # noqa: F401  (it gives the Board its pictures: board.use_pictures)
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 __all__ = [
     "Board", "BoardError", "CoordinateError", "DealError", "GRAVITIES", "IllegalMove", "MAX_SIDE",

@@ -22,6 +22,7 @@ from ._insight import Hint, Traps
 from .checks import flag, point as check_point, seconds as check_seconds
 from .coords import Move, Point, cells_of, moves_of, point_of, points_of
 from .errors import BoardError, CoordinateError, IllegalMove
+from . import saving
 from .index import Index
 from .rules import DEFAULT_RULES, Rules, as_rules
 from .verdict import Verdict
@@ -30,6 +31,19 @@ if TYPE_CHECKING:
     from .render import Picture
 
 GridLike = Union["Board", np.ndarray, Sequence[Sequence[int]]]
+
+# The picture maker (render.py) for ``_repr_svg_`` and ``show``. render.py sits above the Board
+# (``show(solution=True)`` solves first, and the solver is above the Board), so instead of the
+# Board importing it, it hands itself over here when it is imported, which ``import llkcore``
+# does (``use_pictures``): imports only point down.
+_render: Any = None
+
+
+def use_pictures(render_module: Any) -> None:
+    """Called by render.py when it is imported: the module that draws Boards."""
+    global _render
+    _render = render_module
+
 
 __all__ = ["Board", "GridLike", "Hint", "MAX_SIDE", "Move", "Point", "Traps", "can_link",
            "find_path", "moves", "hint", "parse_text", "grid_to_text"]
@@ -492,7 +506,6 @@ class Board:
         """The whole game as a versioned JSON document: grid, rules, undo and redo history
         (reshuffles included), certificate, labels and seed. ``Board.from_json`` reads it back;
         the format is described in saving.py."""
-        from . import saving
         return saving.to_json(self, indent=indent)
 
     @classmethod
@@ -500,14 +513,16 @@ class Board:
         """A Board from ``to_json``'s document, its history replayed so that undo and redo work
         as before saving. A malformed document, or one of a newer format version, raises
         BoardError saying what is wrong."""
-        from . import saving
-        return saving.from_json(text)
+        return saving.from_json(text, cls)
 
     def __reduce__(self):
         # Pickling ships the saved document (grids as arrays); unpickling replays its history
         # exactly as from_json does.
-        from . import saving
-        return (saving.restore, (saving.document(self, arrays=True),))
+        return (type(self)._restore, (saving.document(self, arrays=True),))
+
+    @classmethod
+    def _restore(cls, document: dict) -> "Board":
+        return saving.restore(document, cls)
 
     def _history_steps(self) -> Tuple[np.ndarray, Optional[List[Move]], list, list]:
         """(start grid, start certificate, steps made oldest first, steps undone next first),
@@ -529,8 +544,7 @@ class Board:
     def _repr_svg_(self) -> Optional[str]:
         """Jupyter shows a Board as its picture (up to render.DISPLAY_CELLS cells; a larger
         board shows as text, and ``show()`` draws it)."""
-        from . import render
-        return render.svg(self) if self._rows * self._cols <= render.DISPLAY_CELLS else None
+        return _render.svg(self) if self._rows * self._cols <= _render.DISPLAY_CELLS else None
 
     def show(self, *, hint: bool = False, path: Optional[Sequence[Point]] = None,
              solution: Any = None, cell: Optional[int] = None) -> "Picture":
@@ -539,8 +553,7 @@ class Board:
         tiles by a removal sequence (a list of moves, an ``llk.Solution``, or True to solve
         the board first). Returns an ``llkcore.render.Picture`` (``.svg``, ``.png()``,
         ``.save(file)``)."""
-        from . import render
-        return render.picture(self, hint=hint, path=path, solution=solution, cell=cell)
+        return _render.picture(self, hint=hint, path=path, solution=solution, cell=cell)
 
 
 def _label_grid(grid: Any, empty: Hashable, walls: Iterable[Hashable],

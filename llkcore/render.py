@@ -26,18 +26,20 @@ import colorsys
 import functools
 import io
 import os
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
-from .board import Board, GridLike, board_for
+from .board import Board, GridLike, board_for, use_pictures
 from .checks import flag, integer
 from .checks import text as text_arg
 from .coords import Move, Point
 from .errors import CoordinateError
 from .rules import Rules
+from .solver import Verdict, solve
 
 #: Default cell size and outer padding of the picture, in pixels.
 CELL = 36
@@ -569,7 +571,6 @@ def picture(board: Board, *, hint: bool = False, path: Optional[Sequence[Point]]
             path = board.find_path(*move)
             title = f"{where}: hint {move[0]} - {move[1]}"
     if solution is True:
-        from .solver import Verdict, solve
         found = solve(board, time_limit=SHOW_SOLVE_SECONDS)
         if found.verdict != Verdict.SOLVABLE:
             raise ValueError(f"no solution to draw: the board is {Verdict(found.verdict).name.lower()}"
@@ -646,3 +647,7 @@ def text(board: GridLike, *, path: Optional[Sequence[Point]] = None,
                 cells.append(label.rjust(w + 1) + " ")
         out_rows.append("".join(cells).rstrip())
     return "\n".join(out_rows) + "\n"
+
+
+# The Board draws itself through this module (board.py, ``use_pictures``).
+use_pictures(sys.modules[__name__])

@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import math
 import operator
-from typing import TYPE_CHECKING, Any, Dict, Hashable, List, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, Hashable, List, Optional, Type, Union
 
 import numpy as np
 
@@ -36,6 +36,7 @@ from .checks import point as check_point
 from .coords import Move, cells_of
 from .errors import BoardError, CoordinateError, IllegalMove
 from .rules import Rules
+from ._version import __version__
 
 if TYPE_CHECKING:
     from .board import Board
@@ -133,8 +134,9 @@ def _label_out(label: Any) -> Any:
 
 # ---- reading ----------------------------------------------------------------------------------
 
-def from_json(text: Union[str, bytes]) -> "Board":
-    """The Board a ``to_json`` document describes (see the module docstring)."""
+def from_json(text: Union[str, bytes], board_class: Type["Board"]) -> "Board":
+    """The Board (of ``board_class``) a ``to_json`` document describes (see the module
+    docstring)."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise TypeError(f"a saved board is JSON text (str or bytes), got {type(text).__name__}")
     try:
@@ -143,7 +145,7 @@ def from_json(text: Union[str, bytes]) -> "Board":
         raise BoardError("saved board: JSON nested too deeply") from None
     except ValueError as exc:      # syntax, encoding, integers too long for Python
         raise BoardError(f"saved board: not valid JSON ({exc})") from None
-    return restore(data)
+    return restore(data, board_class)
 
 
 def is_document(data: Any) -> bool:
@@ -152,15 +154,14 @@ def is_document(data: Any) -> bool:
     return isinstance(data, dict) and "format" in data
 
 
-def restore(data: Any) -> "Board":
-    """The Board a saved document describes (lists or arrays for grids); BoardError if it is
-    malformed, of another format or of a newer version."""
-    from .board import Board
-
+def restore(data: Any, board_class: Type["Board"]) -> "Board":
+    """The Board (of ``board_class``: saving sits below board.py, which passes its class in) a
+    saved document describes (lists or arrays for grids); BoardError if it is malformed, of
+    another format or of a newer version."""
     _check_header(data)
     rules = _rules_in(data.get("rules"))
     grid = _grid_in(data.get("grid"), "grid")
-    now = Board(grid, rules=rules)          # checks every cell
+    now = board_class(grid, rules=rules)    # checks every cell
     start = data.get("start")
     history = _list_in(data.get("history", []), "history")
     redo = _list_in(data.get("redo", []), "redo")
@@ -172,7 +173,7 @@ def restore(data: Any) -> "Board":
         if not isinstance(start, dict) or set(start) - {"grid", "certificate"} or "grid" not in start:
             raise BoardError("saved board: \"start\" must be an object with \"grid\" and "
                              "\"certificate\"")
-        board = Board(_grid_in(start["grid"], "start grid"), rules=rules)
+        board = board_class(_grid_in(start["grid"], "start grid"), rules=rules)
         board.certificate = _moves_in(start.get("certificate"), "start certificate", board)
     shape = board.shape
     for k, step in enumerate(history, 1):
@@ -200,7 +201,6 @@ def _check_header(data: Any) -> None:
     if type(version) is not int or version < 1:
         raise BoardError(f"saved board: \"version\" must be an int >= 1, got {version!r}")
     if version > VERSION:
-        from . import __version__
         raise BoardError(f"saved board: format version {version} is newer than this llkcore "
                          f"({__version__}) reads (version {VERSION} and older): upgrade llkcore")
     unknown = sorted(set(data) - set(_FIELDS), key=str)

@@ -18,7 +18,7 @@ import os
 import sys
 from typing import Optional, Sequence
 
-from .. import __version__
+from .._version import __version__
 from ..deals import Deals, deal_seed
 from ..errors import BoardError, CoordinateError, DealError, IllegalMove
 from . import analyze, generate, moves, play, render, solve

@@ -92,7 +92,7 @@ def read_board(path: str, rules: Any) -> Board:
             if ext == ".json":
                 data = read_json(content, path)
                 if saving.is_document(data):
-                    return _with_rules(saving.restore(data), rules)
+                    return _with_rules(saving.restore(data, Board), rules)
                 if isinstance(data, dict):
                     if "grid" not in data:
                         raise UsageError(f"{path}: a JSON board is a grid or an object with \"grid\"")

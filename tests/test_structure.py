@@ -1,0 +1,88 @@
+"""The facade's imports point down only (docs/architecture.md, "Layers"): no import cycle between
+llkcore's modules, counting imports made inside functions (which hide a cycle from Python but not
+from a reader) and leaving out those under ``if TYPE_CHECKING:`` (annotations only)."""
+import ast
+from pathlib import Path
+
+import llkcore
+
+PACKAGE = Path(llkcore.__file__).resolve().parent
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imports(path: Path, modules: set) -> set:
+    """The llkcore modules ``path`` imports, anywhere in the file but under TYPE_CHECKING."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+
+    def visit(node):
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            for alias in node.names:
+                # "from . import render" names a module; "from .board import Board" names a member.
+                sub = f"{target}.{alias.name}"
+                found.add(sub if sub in modules else target)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    return {m for m in found if m in modules and m != name}
+
+
+def _graph():
+    paths = [p for p in PACKAGE.rglob("*.py")]
+    modules = {_module_name(p) for p in paths}
+    # Compiled kernels are leaves: nothing they import is a facade module.
+    modules |= {f"llkcore._core.{p.name.split('.')[0]}" for p in (PACKAGE / "_core").glob("*.pyx")}
+    return {_module_name(p): _imports(p, modules) for p in paths}
+
+
+def test_the_import_graph_has_no_cycle():
+    graph = _graph()
+    assert "llkcore.board" in graph and "llkcore._core.state" in graph["llkcore.board"]
+    state = {}          # module -> "open" while on the stack, "done" after
+
+    def walk(module, trail):
+        state[module] = "open"
+        for dep in sorted(graph.get(module, ())):
+            if dep == "llkcore":
+                continue        # the package itself: only llkcore/__init__ re-exports
+            if state.get(dep) == "open":
+                cycle = trail[trail.index(dep):] + [dep]
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if dep not in state:
+                walk(dep, trail + [dep])
+        state[module] = "done"
+
+    for module in sorted(graph):
+        if module not in state:
+            walk(module, [module])
+
+
+def test_nothing_below_the_package_imports_the_package_itself():
+    """``from llkcore import x`` inside llkcore would run the whole facade's __init__ first."""
+    graph = _graph()
+    offenders = sorted(m for m, deps in graph.items() if "llkcore" in deps and m != "llkcore")
+    assert offenders == []
