@@ -353,3 +353,97 @@ def test_text_must_be_str(text):
 def test_bad_text_error_names_the_line():
     with pytest.raises(BoardError, match="line 3"):
         llk.Board.from_text("1 1\n\n2 y\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# Hostile grids: Python code that runs while the compiled reader reads (found by tests/fuzz)
+# ---------------------------------------------------------------------------------------------
+
+def _shrinking_row_grids():
+    """Grids whose cell (0, 1) runs code, while being read, that cuts its row short."""
+
+    def claims_numpy(row):                   # isinstance(cell, np.integer) runs __class__
+        class ClaimsNumpy:
+            @property
+            def __class__(self):
+                del row[1:]
+                return np.int64
+
+            def __index__(self):
+                return 1
+        return ClaimsNumpy()
+
+    def index_shrinks(row):                  # a numpy integer is read through __index__
+        class IndexShrinks(np.int64):
+            def __index__(self):
+                del row[1:]
+                return 0
+        return IndexShrinks(0)
+
+    grids = []
+    for make in (claims_numpy, index_shrinks):
+        row = [1, 0, 0, 0, 0, 0, 0, 1]
+        row[1] = make(row)
+        grids.append([row])
+    return grids
+
+
+@pytest.mark.parametrize("call", ["Board", "can_link", "can_link 3 turns", "find_path", "moves"])
+def test_a_cell_that_cuts_its_row_short_while_read_is_refused(call):
+    """The reader holds the row while it reads it; a cell's own code (__class__, __index__) may
+    shrink it, and the reader used to read on past the row's end (a crash)."""
+    calls = {
+        "Board": lambda g: llk.Board(g),
+        "can_link": lambda g: llk.can_link(g, (0, 0), (0, 7)),
+        "can_link 3 turns": lambda g: llk.can_link(g, (0, 0), (0, 7), rules=llk.Rules(max_turns=3)),
+        "find_path": lambda g: llk.find_path(g, (0, 0), (0, 7)),
+        "moves": lambda g: llk.moves(g),
+    }
+    for grid in _shrinking_row_grids():
+        with pytest.raises(BoardError, match="changed while it was being read"):
+            calls[call](grid)
+
+
+class _LyingShape(np.ndarray):
+    """An ndarray subclass whose Python-level shape and strides lie about its memory."""
+
+    @property
+    def shape(self):
+        return (1000, 1000)
+
+    @property
+    def strides(self):
+        return (1 << 20, 8)
+
+
+def test_an_array_subclass_is_read_through_numpy_not_its_attributes():
+    grid = np.array([[1, 0, 1], [2, -1, 2]], dtype=np.int64).view(_LyingShape)
+    for board in (llk.Board(grid), llk.Board(grid[:, ::-1])):
+        assert board.shape == (2, 3)
+    assert llk.Board(grid).grid.tolist() == GOOD
+    assert llk.can_link(grid, (0, 0), (0, 2)) and llk.moves(grid) == llk.moves(GOOD)
+    masked = np.ma.masked_array(grid, mask=[[0, 1, 0], [0, 0, 0]])
+    assert_board_error(masked, "mask")
+
+
+def test_an_object_that_claims_to_be_an_array_is_not_read_as_one():
+    class Impostor:
+        __class__ = property(lambda self: np.ndarray)
+        ndim, shape, strides, dtype = 2, (3, 3), (12, 4), np.dtype(np.int32)
+
+    assert isinstance(Impostor(), np.ndarray)
+    assert_board_error(Impostor(), "2-d grid")
+
+
+def test_int_subclasses_are_ints():
+    import enum
+
+    class Tile(enum.IntEnum):
+        EMPTY = 0
+        CAT = 7
+
+    grid = [[Tile.CAT, Tile.EMPTY, Tile.CAT]]
+    assert llk.Board(grid).grid.tolist() == [[7, 0, 7]]
+    assert llk.can_link(grid, (0, 0), (0, 2)) and llk.moves(grid) == [((0, 0), (0, 2))]
+    with pytest.raises(BoardError, match="a bool at"):
+        llk.Board([[1, True]])
