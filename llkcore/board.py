@@ -191,6 +191,15 @@ class Board:
 
     def _query_cells(self, queries: Any) -> np.ndarray:
         """Check a (k, 4) array of (r1, c1, r2, c2) and return (k, 2) padded cells."""
+        if not isinstance(queries, np.ndarray) and isinstance(queries, (list, tuple)):
+            # numpy would read a value that is a sequence as more dimensions, following a list
+            # that holds itself 64 levels down (an array of 2**64 items): refuse it first.
+            for row in queries:
+                if (hasattr(type(row), "__len__") and not isinstance(row, np.ndarray)
+                        and any(hasattr(type(v), "__len__") and not isinstance(v, (str, bytes))
+                                for v in row)):
+                    raise CoordinateError("queries must be a (k, 4) array of ints (rows of r1, c1, "
+                                          "r2, c2); got a row holding a sequence")
         try:
             q = np.asarray(queries)
         except ValueError:
@@ -449,8 +458,12 @@ def _label_grid(grid: Any, empty: Hashable, walls: Iterable[Hashable],
     for r, row in enumerate(grid):
         if isinstance(row, (str, bytes)) or not hasattr(row, "__iter__"):
             raise BoardError(f"each row of a board must be a sequence of labels, got {type(row).__name__}")
+        if r == MAX_SIDE:                   # an endless iterable is refused, not read forever
+            raise BoardError(f"a board may have at most {MAX_SIDE} rows")
         line = []
         for c, label in enumerate(row):
+            if c == MAX_SIDE:
+                raise BoardError(f"a board may have at most {MAX_SIDE} columns")
             try:
                 number = code.get(label)
             except TypeError:

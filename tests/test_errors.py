@@ -6,6 +6,10 @@ check also asserts that the message names what is wrong.
 """
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 
@@ -447,3 +451,44 @@ def test_int_subclasses_are_ints():
     assert llk.can_link(grid, (0, 0), (0, 2)) and llk.moves(grid) == [((0, 0), (0, 2))]
     with pytest.raises(BoardError, match="a bool at"):
         llk.Board([[1, True]])
+
+
+# Run in a subprocess with a 2 GiB address-space limit and a timeout: before the fix numpy
+# tried to allocate an array of 2**64 items (the machine's memory, then the OOM killer) and an
+# endless iterable was read forever.
+_UNBOUNDED = textwrap.dedent("""
+    import itertools, resource
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+    import numpy as np
+    import llkcore as llk
+
+    loop = []
+    loop.append(loop)
+    loop.append(loop)
+    calls = {
+        "Board, a row holding itself": lambda: llk.Board([loop, range(2)]),
+        "Board, rows of arrays": lambda: llk.Board([np.zeros(2, int), loop]),
+        "can_link_many, a list holding itself": lambda: llk.Board([[1, 1]]).can_link_many(loop),
+        "can_link_many, a row of a tuple": lambda: llk.Board([[1, 1]]).can_link_many((loop, loop)),
+        "Board, endless rows": lambda: llk.Board(itertools.repeat([1, 1])),
+        "can_link, endless rows": lambda: llk.can_link(itertools.count(), (0, 0), (0, 1)),
+        "from_labels, endless rows": lambda: llk.Board.from_labels(itertools.repeat(["a"])),
+        "from_labels, an endless row": lambda: llk.Board.from_labels([itertools.repeat("a")]),
+    }
+    for name, call in calls.items():
+        try:
+            call()
+        except (llk.BoardError, llk.CoordinateError) as exc:
+            print(name, "->", type(exc).__name__, exc)
+        else:
+            print(name, "-> accepted")
+""")
+
+
+def test_self_holding_lists_and_endless_iterables_are_refused_without_running_away():
+    done = subprocess.run([sys.executable, "-c", _UNBOUNDED], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.strip().splitlines()
+    assert len(lines) == 8 and all("Error" in line for line in lines), done.stdout
+    assert all(("2-D" in l or "ints" in l or "at most 1024" in l or "sequence" in l) for l in lines), done.stdout

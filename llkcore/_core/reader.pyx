@@ -24,6 +24,7 @@ from .link cimport link_sweep, run_overlap
 from .path cimport PathWork, best_path, path_search, path_work_alloc, path_work_free
 from .state cimport GridState
 
+import itertools
 import operator
 
 import numpy as np
@@ -99,7 +100,10 @@ cdef class GridReader:
         if isinstance(grid, (str, bytes, bytearray)) or not hasattr(grid, "__iter__"):
             raise BoardError(f"a board must be a 2-D grid of ints, got {type(grid).__name__}")
         if not (PyList_Check(grid) or PyTuple_Check(grid)):
-            grid = list(grid)
+            # At most one row too many, so that an endless iterable is refused, not read forever.
+            grid = list(itertools.islice(grid, MAX_SIDE + 1))
+            if len(grid) > MAX_SIDE:
+                raise BoardError(f"a board may have at most {MAX_SIDE} rows, got an iterable of more")
         n = seq_size(grid)
         if n == 0:
             raise BoardError("a board must have at least one row")
@@ -417,11 +421,20 @@ def _generic_array(rows):
     """A list of rows that are not all lists or tuples (arrays, ranges, ...), as an ndarray;
     BoardError for anything that is not a rectangular grid of ints."""
     widths = set()
-    for row in rows:
+    for r, row in enumerate(rows):
         if isinstance(row, np.ma.MaskedArray):
             raise BoardError("a masked array is not a board row: fill the masked cells first")
         if isinstance(row, (str, bytes, bytearray)) or not hasattr(row, "__len__"):
             raise BoardError(f"each row of a board must be a sequence of ints, got {type(row).__name__}")
+        if isinstance(row, np.ndarray):
+            if row.ndim != 1:
+                raise BoardError(f"a board must be 2-D, got a row of shape {row.shape}")
+        else:
+            for c, value in enumerate(row):
+                # numpy would read a cell that is a sequence as more dimensions, following a list
+                # that holds itself 64 levels down (an array of 2**64 cells): refuse it first.
+                if hasattr(type(value), "__len__"):
+                    refuse(value, r, c)
         widths.add(len(row))
     if len(widths) != 1:
         raise BoardError(f"ragged board: rows have lengths {sorted(widths)}")
