@@ -11,6 +11,7 @@ when ``border=False``). The centre of point (r, c), ring points included, is
 from __future__ import annotations
 
 import colorsys
+import re
 from typing import Dict, List, Optional, Sequence, Tuple
 from xml.sax.saxutils import escape, quoteattr
 
@@ -57,6 +58,16 @@ def cell_centre(point: Point, cell: int = CELL, pad: int = PAD) -> Tuple[float, 
     cols) lie in the margin."""
     r, c = point
     return (pad + (c + 1.5) * cell, pad + (r + 1.5) * cell)
+
+
+# Characters XML 1.0 does not allow in a document: control characters other than tab, newline
+# and carriage return, surrogates (they cannot even be encoded as UTF-8), U+FFFE and U+FFFF.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml_text(text: str) -> str:
+    """``text`` with each character XML cannot hold replaced by U+FFFD."""
+    return _NOT_XML.sub("\ufffd", text)
 
 
 def _fmt(v: float) -> str:
@@ -112,6 +123,8 @@ def svg(board: GridLike, *, path: Optional[Sequence[Point]] = None,
     ``data-col``, ``data-type``), walls dark hatched squares (``class="wall"``), the ring the
     margin. ``path``: corner points drawn as one ``<polyline class="path">`` through the cell
     centres, with a dot per corner. ``solution``: each removed pair numbered by its step.
+    ``title`` (a str): the picture's title; characters XML cannot hold (control characters,
+    lone surrogates) become U+FFFD.
     """
     b = board_for(board, rules)
     cell = integer(cell, "cell", low=8, high=1024)
@@ -131,7 +144,7 @@ def svg(board: GridLike, *, path: Optional[Sequence[Point]] = None,
     add(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif">')
     tiles = int(np.count_nonzero(grid > 0))
-    add(f"<title>{escape(title or f'{rows}x{cols} board, {tiles} tiles')}</title>")
+    add(f"<title>{escape(_xml_text(title or f'{rows}x{cols} board, {tiles} tiles'))}</title>")
     add("<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
         "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"" + _WALL_FILL +
         "\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#777\" stroke-width=\"2\"/>"

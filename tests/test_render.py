@@ -234,3 +234,15 @@ def test_text_draws_a_path_with_marks_and_brackets():
     out = render.text(board, path=board.find_path((0, 0), (0, 3)))
     row = out.splitlines()[1]
     assert re.fullmatch(r"\s*\[1\]-+\[1\]", row), row
+
+
+def test_svg_title_with_characters_xml_cannot_hold_is_still_well_formed():
+    """Found by tests/fuzz: control characters and lone surrogates in a title made the SVG
+    unparsable (or unwritable as UTF-8)."""
+    board = llk.Board([[1, 0, 1]])
+    for title, shown in [("a\x00b", "a\ufffdb"), ("x\x1b[0m", "x\ufffd[0m"), ("\ud800!", "\ufffd!"),
+                         ("\ufffe\uffff", "\ufffd\ufffd"), ("tab\tnew\nline", "tab\tnew\nline"),
+                         ("连连看 ✓", "连连看 ✓")]:
+        out = render.svg(board, title=title)
+        out.encode("utf-8")
+        assert parse(out).find(NS + "title").text == shown
