@@ -17,7 +17,7 @@ from ._core import pairs as _pairs
 from ._core import state as _state
 from ._core.reader import GridReader
 from ._core.state import MAX_SIDE, GridState
-from .checks import flag, point as check_point
+from .checks import flag, is_array, point as check_point
 from .coords import Move, Point, cells_of, moves_of, point_of, points_of
 from .errors import BoardError, CoordinateError, IllegalMove
 from .index import Index
@@ -191,11 +191,11 @@ class Board:
 
     def _query_cells(self, queries: Any) -> np.ndarray:
         """Check a (k, 4) array of (r1, c1, r2, c2) and return (k, 2) padded cells."""
-        if not isinstance(queries, np.ndarray) and isinstance(queries, (list, tuple)):
+        if not is_array(queries) and isinstance(queries, (list, tuple)):
             # numpy would read a value that is a sequence as more dimensions, following a list
             # that holds itself 64 levels down (an array of 2**64 items): refuse it first.
             for row in queries:
-                if (hasattr(type(row), "__len__") and not isinstance(row, np.ndarray)
+                if (hasattr(type(row), "__len__") and not is_array(row)
                         and any(hasattr(type(v), "__len__") and not isinstance(v, (str, bytes))
                                 for v in row)):
                     raise CoordinateError("queries must be a (k, 4) array of ints (rows of r1, c1, "

@@ -80,6 +80,12 @@ def text(value: Any, name: str) -> str:
     return value
 
 
+def is_array(value: Any) -> bool:
+    """True for an ndarray (or subclass) by its type: ``isinstance`` would also believe an object
+    whose ``__class__`` claims to be one, and then read attributes it does not have."""
+    return issubclass(type(value), np.ndarray)
+
+
 def point(p: Any, rows: int, cols: int) -> Tuple[int, int]:
     """A (row, col) pair of ints on a rows x cols board, else CoordinateError.
 
@@ -89,10 +95,10 @@ def point(p: Any, rows: int, cols: int) -> Tuple[int, int]:
     if type(p) is tuple and len(p) == 2:
         r, c = p
     elif isinstance(p, (str, bytes, dict, set, frozenset)) or not (
-            isinstance(p, (Sequence, np.ndarray))):
+            isinstance(p, Sequence) or is_array(p)):
         raise CoordinateError(f"a point must be a (row, col) pair, got {p!r}")
     else:
-        if isinstance(p, np.ndarray) and p.ndim != 1:
+        if is_array(p) and p.ndim != 1:
             raise CoordinateError(f"a point must be a (row, col) pair, got an array of shape {p.shape}")
         if len(p) != 2:
             raise CoordinateError(f"a point must be a (row, col) pair, got {p!r}")

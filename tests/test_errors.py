@@ -492,3 +492,22 @@ def test_self_holding_lists_and_endless_iterables_are_refused_without_running_aw
     lines = done.stdout.strip().splitlines()
     assert len(lines) == 8 and all("Error" in line for line in lines), done.stdout
     assert all(("2-D" in l or "ints" in l or "at most 1024" in l or "sequence" in l) for l in lines), done.stdout
+
+
+def test_objects_that_claim_to_be_arrays_get_the_documented_errors():
+    """Found by tests/fuzz: verify read .tolist() off an object whose __class__ claimed ndarray
+    (AttributeError). Arrays are now recognised by their type everywhere."""
+    class Impostor:
+        __class__ = property(lambda self: np.ndarray)
+
+    fake = Impostor()
+    board = llk.Board(GOOD)
+    for call, exc in [(lambda: llk.verify(GOOD, [fake]), TypeError),
+                      (lambda: llk.verify(GOOD, fake), TypeError),
+                      (lambda: llk.verify(GOOD, [(fake, (0, 0))]), ValueError),
+                      (lambda: board.can_link(fake, (0, 0)), CoordinateError),
+                      (lambda: board.can_link_many(fake), CoordinateError),
+                      (lambda: llk.analyze(fake), TypeError),
+                      (lambda: llk.generate(2, 2, layout=fake), BoardError)]:
+        with pytest.raises(exc):
+            call()
