@@ -9,19 +9,21 @@ except ImportError as exc:
 
     raise kernels_missing(exc) from exc
 
-from .board import MAX_SIDE, Board, can_link, find_path, hint, moves
+from .board import MAX_SIDE, Board, Hint, Traps, can_link, find_path, hint, moves
 from .index import Index
 from .deals import generate
 from .errors import BoardError, CoordinateError, DealError, IllegalMove
 from .rules import GRAVITIES, PRESETS, Rules
 from .solver import STRATEGIES, Solution, Solver, Verdict, solve, verify
 from .batch import Analysis, analyze
+from .difficulty import DIFFICULTIES, Rating, rate
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Board", "BoardError", "CoordinateError", "DealError", "GRAVITIES", "IllegalMove", "MAX_SIDE",
     "PRESETS", "Rules", "Index", "can_link", "find_path", "generate", "hint", "moves",
+    "Hint", "Traps",
     "STRATEGIES", "Solution", "Solver", "Verdict", "solve", "verify",
-    "Analysis", "analyze",
+    "Analysis", "analyze", "DIFFICULTIES", "Rating", "rate",
 ]

@@ -33,14 +33,21 @@ MAX_ATTEMPTS = 16
 EXACT_NODE_LIMIT = 50_000
 
 
-def rng_state(seed: Optional[int]) -> np.ndarray:
-    """The 4-word state of the deal stream for ``seed`` (fresh entropy when None).
+def fresh_seed() -> int:
+    """A new seed from the system's entropy (63 bits), for a deal that records its seed."""
+    return int(np.random.SeedSequence().entropy % 2**63)
+
+
+def rng_state(seed: Optional[int], stream: int = 0) -> np.ndarray:
+    """The 4-word state of the deal stream for ``seed`` (fresh entropy when None); ``stream``
+    > 0 names another stream of the same seed, independent of it.
 
     Derived through numpy's SeedSequence, whose output is fixed by its specification.
     """
     if seed is not None:
         seed = integer(seed, "seed", low=0)
-    state = np.random.SeedSequence(seed).generate_state(4, dtype=np.uint64)
+    entropy = seed if stream == 0 or seed is None else [seed, stream]
+    state = np.random.SeedSequence(entropy).generate_state(4, dtype=np.uint64)
     if not state.any():  # xoshiro's one forbidden state; SeedSequence never yields it in practice
         state[0] = 1
     return state

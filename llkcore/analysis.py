@@ -17,6 +17,10 @@ from .solver import Verdict
 FIELDS = ("verdict", "initial_moves", "solution_length", "nodes", "seconds")
 DTYPES = {"verdict": np.int8, "initial_moves": np.int32, "solution_length": np.int32,
            "nodes": np.int64, "seconds": np.float64}
+#: Per-board difficulty columns (``analyze(..., rate=True)``; llkcore.difficulty): the score, the
+#: random-clear rate, the trap rate (NaN where the careful game met no winnable position) and the
+#: branching.
+RATING_FIELDS = ("score", "clear_rate", "trap_rate", "branching")
 _VERDICT_NAMES = {int(v): v.name.lower() for v in Verdict}
 _QUANTILES = (("median", 50.0), ("p90", 90.0), ("p99", 99.0))
 class Summary(dict):
@@ -25,7 +29,8 @@ class Summary(dict):
     Keys: ``boards``; ``verdicts`` -> {name: {"count", "fraction"}}; ``initial_moves``,
     ``solution_length`` (solvable boards only), ``nodes``, ``seconds`` -> {"mean", "median",
     "p90", "p99", "max"} (None when there is no board); ``total_seconds`` (sum of per-board
-    solve times), ``wall_seconds``, ``boards_per_second``, ``workers``, ``strategy``.
+    solve times), ``wall_seconds``, ``boards_per_second``, ``workers``, ``strategy``; with
+    ratings also ``score``, ``clear_rate``, ``trap_rate``, ``branching`` (the same statistics).
     """
 
     def __str__(self) -> str:
@@ -39,6 +44,8 @@ class Analysis:
     at the start), ``solution_length`` (int32, removals in the solution, -1 when none was found),
     ``nodes`` (int64, search nodes), ``seconds`` (float64, solve time). ``moves`` is a list of
     solutions (None where not solvable) when ``keep_moves=True`` was asked, else None.
+    ``ratings``: with ``rate=True``, a dict of float64 arrays, one per RATING_FIELDS name
+    (``llk.rate`` of each board with its defaults), else None.
 
     Also: ``strategy``, ``rules`` (as passed to analyze; None means the default rules, or each
     Board's own), ``node_limit``, ``time_limit``, ``workers`` (threads; for Dask the cluster's
@@ -49,7 +56,8 @@ class Analysis:
                  seconds: Any, moves: Optional[List[Optional[List[Move]]]] = None, *,
                  strategy: str = "exact", rules: Optional[Rules] = None,
                  node_limit: Optional[int] = None, time_limit: Optional[float] = None,
-                 workers: Optional[int] = None, wall_seconds: Optional[float] = None) -> None:
+                 workers: Optional[int] = None, wall_seconds: Optional[float] = None,
+                 ratings: Optional[Dict[str, Any]] = None) -> None:
         columns = dict(zip(FIELDS, (verdict, initial_moves, solution_length, nodes, seconds)))
         n = None
         for name, values in columns.items():
@@ -63,6 +71,12 @@ class Analysis:
         if moves is not None and len(moves) != n:
             raise ValueError(f"Analysis.moves has {len(moves)} entries, expected {n}")
         self.moves: Optional[List[Optional[List[Move]]]] = None if moves is None else list(moves)
+        self.ratings: Optional[Dict[str, np.ndarray]] = None
+        if ratings is not None:
+            self.ratings = {name: np.ascontiguousarray(ratings[name], dtype=np.float64)
+                            for name in RATING_FIELDS}
+            if any(arr.shape != (n,) for arr in self.ratings.values()):
+                raise ValueError(f"Analysis.ratings must hold {n} entries per field")
         self.strategy = strategy
         self.rules = rules
         self.node_limit = node_limit
@@ -103,7 +117,10 @@ class Analysis:
             count = int(np.count_nonzero(self.verdict == value))
             verdicts[name] = {"count": count, "fraction": count / n if n else None}
         solved = self.verdict == int(Verdict.SOLVABLE)
+        extra = {} if self.ratings is None else {
+            name: _stats(values[~np.isnan(values)]) for name, values in self.ratings.items()}
         return Summary(
+            **extra,
             boards=n,
             verdicts=verdicts,
             initial_moves=_stats(self.initial_moves),
@@ -131,6 +148,8 @@ class Analysis:
                    "solution_length": sl, "nodes": nd, "seconds": sec}
             if self.moves is not None:
                 rec["moves"] = self.moves[i]
+            if self.ratings is not None:
+                rec.update({name: _float_or_none(values[i]) for name, values in self.ratings.items()})
             records.append(rec)
         return records
 
@@ -141,6 +160,9 @@ class Analysis:
             "gravity": self.rules.gravity}
         boards: Dict[str, Any] = {name: getattr(self, name).tolist() for name in FIELDS}
         boards["verdict_name"] = [_VERDICT_NAMES[v] for v in boards["verdict"]]
+        if self.ratings is not None:
+            boards.update({name: [_float_or_none(v) for v in values]
+                           for name, values in self.ratings.items()})
         if self.moves is not None:
             boards["moves"] = [None if m is None else [[a[0], a[1], b[0], b[1]] for a, b in m]
                                for m in self.moves]
@@ -159,6 +181,10 @@ class Analysis:
         for name in ("verdict", "initial_moves", "solution_length", "nodes"):
             if not np.array_equal(getattr(self, name), getattr(other, name)):
                 return False
+        if self.ratings is not None and other.ratings is not None:
+            if not all(np.array_equal(self.ratings[name], other.ratings[name], equal_nan=True)
+                       for name in RATING_FIELDS):
+                return False
         if self.moves is not None and other.moves is not None:
             return _normal_moves(self.moves) == _normal_moves(other.moves)
         return True
@@ -176,15 +202,22 @@ class Analysis:
                        workers=workers, wall_seconds=wall_seconds)
         keep = all(p.moves is not None for p in parts)
         moves = [m for p in parts for m in p.moves] if keep else None  # type: ignore[union-attr]
+        rated = all(p.ratings is not None for p in parts)
+        ratings = {name: np.concatenate([p.ratings[name] for p in parts])  # type: ignore[index]
+                   for name in RATING_FIELDS} if rated else None
         first = parts[0]
         return cls(*[np.concatenate([getattr(p, name) for p in parts]) for name in FIELDS],
                    moves, strategy=first.strategy, rules=first.rules,
                    node_limit=first.node_limit, time_limit=first.time_limit,
-                   workers=workers, wall_seconds=wall_seconds)
+                   workers=workers, wall_seconds=wall_seconds, ratings=ratings)
 
 
 def _normal_moves(moves: List[Optional[List[Move]]]) -> list:
     return [None if m is None else [tuple(map(tuple, pair)) for pair in m] for m in moves]
+
+
+def _float_or_none(value: float) -> Optional[float]:
+    return None if np.isnan(value) else float(value)
 
 
 def _stats(values: np.ndarray) -> Dict[str, Optional[float]]:
@@ -228,6 +261,9 @@ def _format_summary(s: Dict[str, Any]) -> str:
     lines.append(f"{'':<18}" + "".join(f"{c:>10}" for c in cols))
     rows = (("initial moves", "initial_moves", 1.0), ("solution length", "solution_length", 1.0),
             ("nodes", "nodes", 1.0), ("seconds (ms)", "seconds", 1000.0))
+    if "score" in s:
+        rows += (("difficulty score", "score", 1.0), ("random-clear rate", "clear_rate", 1.0),
+                 ("trap rate", "trap_rate", 1.0), ("branching", "branching", 1.0))
     for label, key, scale in rows:
         stats = s[key]
         lines.append(f"{label:<18}" + "".join(f"{_fmt_number(stats[c], scale):>10}" for c in cols))

@@ -16,10 +16,12 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tupl
 
 import numpy as np
 
-from .analysis import DTYPES, FIELDS, Analysis
+from ._core import pairs as _pairs
+from .analysis import DTYPES, FIELDS, RATING_FIELDS, Analysis
 from .board import Board
 from .checks import flag, integer, is_array
 from .coords import Move
+from .difficulty import rate as rate_board
 from .errors import BoardError
 from .rules import Rules, as_rules
 from .solver import Solver, Verdict
@@ -70,9 +72,12 @@ def _items(grids: Any) -> Tuple[Iterator[Any], Optional[int]]:
 class _Columns:
     """Per-board results written by index into arrays that grow as boards stream in."""
 
-    def __init__(self, capacity: int, keep_moves: bool) -> None:
+    def __init__(self, capacity: int, keep_moves: bool, rated: bool = False) -> None:
         capacity = max(16, capacity)
         self.arrays = {name: np.zeros(capacity, dtype=DTYPES[name]) for name in FIELDS}
+        self.rated = rated
+        if rated:
+            self.arrays.update({name: np.zeros(capacity) for name in RATING_FIELDS})
         self.moves: Optional[List[Optional[List[Move]]]] = [] if keep_moves else None
         self.n = 0
         self.solvable = 0
@@ -87,6 +92,9 @@ class _Columns:
                 self.arrays[name] = grown
         for name, value in zip(FIELDS, row):
             self.arrays[name][i] = value
+        if self.rated:
+            for name, value in zip(RATING_FIELDS, row[6]):
+                self.arrays[name][i] = value
         if self.moves is not None:
             if i >= len(self.moves):
                 self.moves.extend([None] * (i + 1 - len(self.moves)))
@@ -97,6 +105,11 @@ class _Columns:
 
     def columns(self) -> List[np.ndarray]:
         return [self.arrays[name][: self.n].copy() for name in FIELDS]
+
+    def ratings(self) -> Optional[Dict[str, np.ndarray]]:
+        if not self.rated:
+            return None
+        return {name: self.arrays[name][: self.n].copy() for name in RATING_FIELDS}
 
 
 class _Progress:
@@ -152,8 +165,8 @@ class _Progress:
 
 
 def _solve_one(solver: Solver, rules: Optional[Rules], keep_moves: bool, index: int,
-               item: Any) -> Tuple[Any, ...]:
-    """The per-board row (FIELDS..., moves) for one input item."""
+               item: Any, *, rate: bool = False) -> Tuple[Any, ...]:
+    """The per-board row (FIELDS..., moves, RATING_FIELDS values or None) for one item."""
     if isinstance(item, Board):
         board = item
     else:
@@ -161,13 +174,22 @@ def _solve_one(solver: Solver, rules: Optional[Rules], keep_moves: bool, index: 
             board = Board(item, rules=rules)
         except BoardError as exc:
             raise BoardError(f"board {index}: {exc}") from None
-    initial = int(board.moves_array().shape[0])
+    # The moves are listed under the solver's cancel flag: Ctrl-C in analyze stops them too.
+    cells = _pairs.moves_cells(board._state, board.rules.max_turns, solver._cancel)
+    if cells is None:
+        return (int(Verdict.UNKNOWN), -1, -1, 0, 0.0, None)
+    initial = int(cells.shape[0])
     sol = solver.solve(board)
     verdict = int(sol.verdict)
     solved = verdict == int(Verdict.SOLVABLE) and sol.moves is not None
     length = len(sol.moves) if solved else -1
     moves = list(sol.moves) if (keep_moves and solved) else None
-    return (verdict, initial, length, int(sol.nodes), float(sol.seconds), moves)
+    rating = None
+    if rate:
+        r = rate_board(board)
+        rating = (r.score, r.clear_rate, np.nan if r.trap_rate is None else r.trap_rate,
+                  np.nan if r.branching is None else r.branching)
+    return (verdict, initial, length, int(sol.nodes), float(sol.seconds), moves, rating)
 
 
 def _prepare(index: int, item: Any, rules: Optional[Rules]) -> Any:
@@ -183,7 +205,7 @@ def _prepare(index: int, item: Any, rules: Optional[Rules]) -> Any:
 def analyze(grids: Any, *, rules: Optional[Rules] = None, strategy: str = "exact",
             node_limit: Optional[int] = None, time_limit: Optional[float] = None,
             workers: Optional[int] = None, progress: ProgressArg = False,
-            keep_moves: bool = False) -> Analysis:
+            keep_moves: bool = False, rate: bool = False) -> Analysis:
     """Solve every board of ``grids`` and return their results as one ``Analysis``.
 
     grids: a (B, R, C) integer array, or any iterable of grids (2-D arrays, lists of lists) or
@@ -198,6 +220,9 @@ def analyze(grids: Any, *, rules: Optional[Rules] = None, strategy: str = "exact
         status line on stderr); a callable is called as ``progress(done, total)`` after each
         board (total is None for an iterable of unknown length).
     keep_moves: also keep each solution's moves (``Analysis.moves``).
+    rate: also rate each board's difficulty (``llk.rate`` with its defaults: the score, the
+        random-clear rate, the trap rate and the branching; ``Analysis.ratings``). The careful
+        game behind the trap rate costs far more than a solve: about a second per 18x8 deal.
 
     A malformed board raises ``llk.BoardError`` naming its index. Ctrl-C (KeyboardInterrupt)
     stops submitting boards, cancels the queued ones, asks the solver to stop the ones being
@@ -207,26 +232,27 @@ def analyze(grids: Any, *, rules: Optional[Rules] = None, strategy: str = "exact
     rules = None if rules is None else as_rules(rules)
     n_workers = resolve_workers(workers)
     keep_moves = flag(keep_moves, "keep_moves")
+    rate = flag(rate, "rate")
     # Built once here so that bad strategy / limits fail before any board is read.
     solver = Solver(rules=None, strategy=strategy, node_limit=node_limit, time_limit=time_limit)
     items, total = _items(grids)
-    columns = _Columns(total or 0, bool(keep_moves))
+    columns = _Columns(total or 0, keep_moves, rate)
     bar = _Progress(progress, total)
     start = time.perf_counter()
     try:
         # Even one worker is a pool thread: the calling thread stays free to notice Ctrl-C
         # while a kernel runs without the GIL, and every worker count runs the same code.
-        _run_threads(enumerate(items), n_workers, solver, rules, bool(keep_moves), columns, bar)
+        _run_threads(enumerate(items), n_workers, solver, rules, keep_moves, rate, columns, bar)
     finally:
         bar.close()
     wall = time.perf_counter() - start
     return Analysis(*columns.columns(), columns.moves, strategy=strategy, rules=rules,
                     node_limit=node_limit, time_limit=time_limit, workers=n_workers,
-                    wall_seconds=wall)
+                    wall_seconds=wall, ratings=columns.ratings())
 
 
 def _run_threads(items: Iterator[Tuple[int, Any]], n_workers: int, solver: Solver,
-                 rules: Optional[Rules], keep_moves: bool, columns: _Columns,
+                 rules: Optional[Rules], keep_moves: bool, rate: bool, columns: _Columns,
                  bar: _Progress) -> None:
     window = _WINDOW_PER_WORKER * n_workers
     executor = ThreadPoolExecutor(max_workers=n_workers, thread_name_prefix=THREAD_NAME_PREFIX)
@@ -241,7 +267,8 @@ def _run_threads(items: Iterator[Tuple[int, Any]], n_workers: int, solver: Solve
                     exhausted = True
                     break
                 item = _prepare(i, item, rules)
-                pending[executor.submit(_solve_one, solver, rules, keep_moves, i, item)] = i
+                pending[executor.submit(_solve_one, solver, rules, keep_moves, i, item,
+                                        rate=rate)] = i
             if not pending:
                 break
             # A timeout, so that a KeyboardInterrupt is acted on within _POLL_SECONDS even

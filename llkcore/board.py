@@ -7,26 +7,32 @@ trust what they get. See docs/architecture.md ("Layers", "Threads").
 from __future__ import annotations
 
 import threading
-from typing import Any, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import (TYPE_CHECKING, Any, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple,
+                    Union)
 
 import numpy as np
 
-from . import _deals
+from . import _deals, _insight
 from ._core import link as _link
 from ._core import pairs as _pairs
 from ._core import state as _state
 from ._core.reader import GridReader
 from ._core.state import MAX_SIDE, GridState
-from .checks import flag, is_array, point as check_point
+from ._insight import Hint, Traps
+from .checks import flag, is_array, point as check_point, seconds as check_seconds
 from .coords import Move, Point, cells_of, moves_of, point_of, points_of
 from .errors import BoardError, CoordinateError, IllegalMove
 from .index import Index
 from .rules import DEFAULT_RULES, Rules, as_rules
+from .verdict import Verdict
+
+if TYPE_CHECKING:
+    from .render import Picture
 
 GridLike = Union["Board", np.ndarray, Sequence[Sequence[int]]]
 
-__all__ = ["Board", "GridLike", "MAX_SIDE", "Move", "Point", "can_link", "find_path", "moves",
-           "hint", "parse_text", "grid_to_text"]
+__all__ = ["Board", "GridLike", "Hint", "MAX_SIDE", "Move", "Point", "Traps", "can_link",
+           "find_path", "moves", "hint", "parse_text", "grid_to_text"]
 
 # First item of an undo/redo record for a reshuffle (removal records start with a cell index).
 _SHUFFLE = "shuffle"
@@ -56,7 +62,8 @@ class Board:
     """
 
     __slots__ = ("_state", "_rules", "_rows", "_cols", "_width", "_turns", "_gravity",
-                 "_undo", "_redo", "_writer", "_labels", "certificate", "__weakref__")
+                 "_undo", "_redo", "_writer", "_labels", "certificate", "seed", "_insight",
+                 "__weakref__")
 
     def __init__(self, grid: GridLike, rules: Optional[Rules] = None) -> None:
         rules = DEFAULT_RULES if rules is None else as_rules(rules)
@@ -74,8 +81,11 @@ class Board:
         self._redo: list = []
         self._writer = threading.Lock()     # held by every change: history stays in step
         self._labels: Optional[Dict[int, Hashable]] = None
+        self._insight: Optional[_insight.Insight] = None    # made on the first play-time query
         #: The removal sequence that clears this board, when it was generated or reshuffled.
         self.certificate: Optional[List[Move]] = None
+        #: The seed ``llk.generate`` dealt this board from (None for a board it did not deal).
+        self.seed: Optional[int] = None
 
     # ---- other ways in and out ----------------------------------------------------------------
 
@@ -142,6 +152,7 @@ class Board:
             self._undo.clear()
             self._redo.clear()
             self.certificate = None
+            self.seed = None
             if labels is not None:
                 self._labels = labels
 
@@ -263,11 +274,22 @@ class Board:
         cells, turns = _pairs.moves_turns(self._state, self._turns)
         return np.concatenate([points_of(cells, self._width), turns[:, None]], axis=1)
 
-    def hint(self) -> Optional[Move]:
+    def hint(self, *, safe: bool = False,
+             time_limit: Optional[float] = 1.0) -> Optional[Union[Move, Hint]]:
         """The move to suggest, or None when stuck or clear.
 
         Deterministic: fewest turns, then shortest path, then the smallest pair.
+
+        ``safe=True``: a move that keeps the position winnable, as an ``llk.Hint`` (a move
+        tuple with a ``verdict``): the first move of a clearing sequence from here, or a move
+        ahead of it in the order above proved safe too. ``hint.safe`` (verdict SOLVABLE) says it
+        was proved; otherwise it is the plain hint and ``hint.verdict`` says why: UNSOLVABLE,
+        the game is already lost; UNKNOWN, not decided within ``time_limit`` seconds (positive,
+        or None for no limit).
         """
+        check_seconds(time_limit, "time_limit", positive=True)
+        if flag(safe, "safe"):
+            return self._safe_hint(time_limit)
         found = _pairs.hint(self._state, self._turns)
         if found is None:
             return None
@@ -346,7 +368,7 @@ class Board:
             return True
 
     def _replay(self, record: tuple) -> None:
-        """Make a recorded step again (redo, and restoring a saved history); writer lock held."""
+        """Make an undone step again (redo); writer lock held."""
         if record[0] == _SHUFFLE:
             self._state.retype(record[1], record[3])
             self.certificate = record[5]
@@ -371,11 +393,16 @@ class Board:
         with self._writer:
             cells, before, after, certificate = _deals.reshuffle_types(
                 self._state, self._rules, solvable=solvable, seed=seed)
-            record = (_SHUFFLE, cells, before, after, self.certificate, certificate)
-            self._state.retype(cells, after)
-            self.certificate = certificate
-            self._undo.append(record)
-            self._redo.clear()
+            self._record_shuffle(cells, before, after, certificate)
+
+    def _record_shuffle(self, cells: np.ndarray, before: np.ndarray, after: np.ndarray,
+                        certificate: Optional[List[Move]]) -> None:
+        """Give the tiles at ``cells`` the types ``after`` as one undo step (writer lock held);
+        shuffle() and loading a saved reshuffle (saving.py) both come here."""
+        self._state.retype(cells, after)
+        self._undo.append((_SHUFFLE, cells, before, after, self.certificate, certificate))
+        self.certificate = certificate
+        self._redo.clear()
 
     @property
     def history(self) -> List[Move]:
@@ -395,6 +422,59 @@ class Board:
             raise IndexError(f"no removal {step!r} in a history of {len(removals)}") from None
         return [(self._point(s), self._point(d)) for s, d in record[3].tolist()]
 
+    # ---- play-time insight: the solver's view of the position (_insight.py, docs/play.md) ----
+
+    def _insight_parts(self, time_limit: Any) -> Tuple["_insight.Insight", GridState, list, Optional[float]]:
+        """(this board's insight, a snapshot of the position, certificates worth reusing, the
+        checked time limit). Queries work on the snapshot: the board never changes."""
+        seconds = check_seconds(time_limit, "time_limit", positive=True)
+        insight = self._insight
+        if insight is None:
+            insight = self._insight = _insight.Insight()
+        with self._writer:
+            state = self._state.copy()
+            certificate = self.certificate
+        known = [] if not certificate else [cells_of(np.array(certificate).reshape(-1, 4),
+                                                     self._width)]
+        return insight, state, known, seconds
+
+    def winnable(self, *, time_limit: Optional[float] = 1.0) -> Verdict:
+        """Can the position still be cleared? SOLVABLE (a clearing sequence was found),
+        UNSOLVABLE (proved lost) or UNKNOWN (not decided within ``time_limit`` seconds: a
+        positive number, or None for no limit).
+
+        Answers are cached by position (rules and grid), so asking again after a move, undo or
+        redo costs a hash unless the position is new; an UNKNOWN is searched again when asked
+        with more time. The certificate of a generated or reshuffled board, and those found
+        for earlier positions, are tried first (docs/play.md).
+        """
+        insight, state, known, seconds = self._insight_parts(time_limit)
+        return insight.decide(state, self._rules, _insight.Budget(seconds), known).verdict
+
+    def _safe_hint(self, time_limit: Optional[float]) -> Optional[Hint]:
+        """``hint(safe=True)`` (see ``hint``); None when no pair can be removed."""
+        insight, state, known, seconds = self._insight_parts(time_limit)
+        found = insight.safe_hint(state, self._rules, seconds, known)
+        if found is None:
+            return None
+        move, verdict = found
+        return Hint(self._point(move[0]), self._point(move[1]), verdict)
+
+    def traps(self, *, time_limit: Optional[float] = 2.0) -> Traps:
+        """The removable pairs after which the position is proved lost, while it is not lost
+        now: a ``Traps`` list (sorted like ``moves()``) with the position's ``verdict`` and the
+        moves proved ``safe`` and left ``undecided`` within ``time_limit`` seconds (for the
+        whole call: positive, or None for no limit)."""
+        insight, state, known, seconds = self._insight_parts(time_limit)
+        verdict, moves, after = insight.classify(state, self._rules, _insight.Budget(seconds), known)
+        if verdict == Verdict.UNSOLVABLE:
+            return Traps(verdict=verdict)
+        listed = moves_of(moves, self._width)
+        return Traps([m for m, v in zip(listed, after) if v == Verdict.UNSOLVABLE],
+                     verdict=verdict,
+                     safe=[m for m, v in zip(listed, after) if v == Verdict.SOLVABLE],
+                     undecided=[m for m, v in zip(listed, after) if v == Verdict.UNKNOWN])
+
     # ---- copies and pickling ------------------------------------------------------------------
 
     def __copy__(self) -> "Board":
@@ -404,39 +484,72 @@ class Board:
         return self.copy()
 
     def copy(self) -> "Board":
-        """An independent copy (grid, index, history, certificate, labels)."""
+        """An independent copy (grid, index, history, certificate, labels, seed)."""
         other = Board.__new__(Board)
         with self._writer:
             other._init(self._state.copy(), self._rules)
             other._undo = list(self._undo)
             other._redo = list(self._redo)
             other.certificate = None if self.certificate is None else list(self.certificate)
+            other.seed = self.seed
             other._labels = None if self._labels is None else dict(self._labels)
         return other
 
+    # ---- saving, pickling and pictures (formats: saving.py, render.py) ------------------------
+
+    def to_json(self, *, indent: Optional[int] = None) -> str:
+        """The whole game as a versioned JSON document: grid, rules, undo and redo history
+        (reshuffles included), certificate, labels and seed. ``Board.from_json`` reads it back;
+        the format is described in saving.py."""
+        from . import saving
+        return saving.to_json(self, indent=indent)
+
+    @classmethod
+    def from_json(cls, text: Union[str, bytes]) -> "Board":
+        """A Board from ``to_json``'s document, its history replayed so that undo and redo work
+        as before saving. A malformed document, or one of a newer format version, raises
+        BoardError saying what is wrong."""
+        from . import saving
+        return saving.from_json(text)
+
     def __reduce__(self):
-        # The position the history starts from, the steps made (oldest first) and the steps
-        # undone: unpickling replays them, so undo and redo work as before.
+        # Pickling ships the saved document (grids as arrays); unpickling replays its history
+        # exactly as from_json does.
+        from . import saving
+        return (saving.restore, (saving.document(self, arrays=True),))
+
+    def _history_steps(self) -> Tuple[np.ndarray, Optional[List[Move]], list, list]:
+        """(start grid, start certificate, steps made oldest first, steps undone next first),
+        a step being ((r1, c1), (r2, c2)) for a removal or ("shuffle", types, certificate) for
+        a reshuffle (the new types of the tiles, row by row)."""
         twin = self.copy()
-        undo = [r if r[0] == _SHUFFLE else (r[0], r[1]) for r in twin._undo]
-        redo, certificate, labels = list(twin._redo), twin.certificate, twin._labels
-        while twin._undo:
-            twin.undo()
-        return (_restore_board, (np.array(twin.grid), self._rules, twin.certificate, undo, redo,
-                                 certificate, labels))
 
+        def step(record: tuple) -> tuple:
+            if record[0] == _SHUFFLE:
+                return (_SHUFFLE, record[3], record[5])
+            return (self._point(record[0]), self._point(record[1]))
 
-def _restore_board(start: np.ndarray, rules: Rules, start_certificate: Optional[List[Move]],
-                   undo: list, redo: list, certificate: Optional[List[Move]],
-                   labels: Optional[Dict[int, Hashable]]) -> Board:
-    board = Board(start, rules=rules)
-    board.certificate = start_certificate
-    for record in undo:
-        board._replay(record)
-    board._redo = list(redo)
-    board.certificate = certificate
-    board._labels = labels
-    return board
+        made = [step(r) for r in twin._undo]
+        undone = [step(r) for r in reversed(twin._redo)]
+        while twin.undo():
+            pass
+        return np.array(twin.grid), twin.certificate, made, undone
+
+    def _repr_svg_(self) -> Optional[str]:
+        """Jupyter shows a Board as its picture (up to render.DISPLAY_CELLS cells; a larger
+        board shows as text, and ``show()`` draws it)."""
+        from . import render
+        return render.svg(self) if self._rows * self._cols <= render.DISPLAY_CELLS else None
+
+    def show(self, *, hint: bool = False, path: Optional[Sequence[Point]] = None,
+             solution: Any = None, cell: Optional[int] = None) -> "Picture":
+        """A picture of the board for a notebook (it displays itself) or a file: ``hint=True``
+        draws the path of ``hint()``; ``path`` a path's corner points; ``solution`` numbers the
+        tiles by a removal sequence (a list of moves, an ``llk.Solution``, or True to solve
+        the board first). Returns an ``llkcore.render.Picture`` (``.svg``, ``.png()``,
+        ``.save(file)``)."""
+        from . import render
+        return render.picture(self, hint=hint, path=path, solution=solution, cell=cell)
 
 
 def _label_grid(grid: Any, empty: Hashable, walls: Iterable[Hashable],

@@ -110,3 +110,13 @@ def point(p: Any, rows: int, cols: int) -> Tuple[int, int]:
     if not (0 <= r < rows and 0 <= c < cols):
         raise CoordinateError(f"point {(r, c)} is off the {rows}x{cols} board")
     return r, c
+
+
+def room(needed: Tuple[int, int], available: Tuple[int, int], what: str, advice: str = "") -> None:
+    """ValueError unless a screen of ``available`` (lines, columns) can show ``what``, which
+    needs ``needed`` (lines, columns); the message says both sizes and ``advice``."""
+    (need_lines, need_columns), (lines, columns) = needed, available
+    if lines < need_lines or columns < need_columns:
+        raise ValueError(f"terminal too small: {what} needs {need_columns} columns x "
+                         f"{need_lines} lines, this terminal has {columns} x {lines}"
+                         + (f"; {advice}" if advice else ""))

@@ -16,15 +16,20 @@ from ._core import deal as _deal
 from ._core.state import MAX_SIDE
 from .board import Board
 from .checks import flag, integer
+from .difficulty import check_difficulty, in_band
 from .errors import BoardError, DealError
 from .rules import Rules, as_rules
 
 __all__ = ["DealError", "Deals", "deal_seed", "generate"]
 
 
+#: Candidate deals tried for a ``difficulty`` band before generate gives up.
+DIFFICULTY_ATTEMPTS = 1000
+
+
 def generate(rows: int, cols: int, *, copies: int = 4, types: Optional[int] = None,
              solvable: bool = True, seed: Optional[int] = None, layout: Any = None,
-             rules: Optional[Rules] = None) -> Board:
+             rules: Optional[Rules] = None, difficulty: Optional[str] = None) -> Board:
     """A seeded deal on a rows x cols board, by default one that can be cleared.
 
     Cells to fill: every cell, or those a ``layout`` marks: a boolean mask (True = a tile), or an
@@ -48,7 +53,14 @@ def generate(rows: int, cols: int, *, copies: int = 4, types: Optional[int] = No
     shuffled deal, ``certificate`` None.
 
     ``seed`` (an int >= 0, or None for fresh entropy): the same seed and arguments give the same
-    board and certificate on every run and platform.
+    board and certificate on every run and platform. ``board.seed`` records it (with None, the
+    seed drawn), so every generated board can be dealt again.
+
+    ``difficulty`` ("easy", "medium" or "hard"; needs ``solvable=True``): a solvable deal whose
+    rating falls in that band, ``llk.rate(board).band == difficulty`` (the score: the percentage
+    of uniformly random playouts that get stuck; see llkcore.difficulty). Candidate deals are
+    drawn from the seed's streams 1, 2, ... until one is in the band; DealError after
+    DIFFICULTY_ATTEMPTS of them (deals of this size and rules are rarely that easy or hard).
     """
     rows = integer(rows, "rows", low=1)
     cols = integer(cols, "cols", low=1)
@@ -62,20 +74,42 @@ def generate(rows: int, cols: int, *, copies: int = 4, types: Optional[int] = No
         types = integer(types, "types", low=1)
     solvable = flag(solvable, "solvable")
     rules = as_rules(rules)
+    seed = _deals.fresh_seed() if seed is None else integer(seed, "seed", low=0)
+    if difficulty is not None:
+        difficulty = check_difficulty(difficulty)
+        if not solvable:
+            raise ValueError("difficulty= rates solvable deals: use it with solvable=True")
     stream = _deals.rng_state(seed)
     fill, walls = _deals.fill_mask(rows, cols, layout)
     counts = _deals.type_counts(int(fill.sum()), copies, types)
+    if difficulty is None:
+        return _one_deal(fill, walls, counts, solvable, rules, stream, seed)
+    for attempt in range(1, DIFFICULTY_ATTEMPTS + 1):
+        board = _one_deal(fill, walls, counts, True, rules, _deals.rng_state(seed, attempt), seed)
+        if in_band(board, difficulty):
+            return board
+    raise DealError(f"no {difficulty} deal of {rows}x{cols} under {rules!r} in "
+                    f"{DIFFICULTY_ATTEMPTS} solvable deals: deals of this size and rules rarely "
+                    f"rate {difficulty} (see llkcore.difficulty.BANDS); try another "
+                    "difficulty, size or rules")
+
+
+def _one_deal(fill: np.ndarray, walls: np.ndarray, counts: np.ndarray, solvable: bool, rules: Rules,
+              stream: np.ndarray, seed: int) -> Board:
+    """One deal on the cells ``fill`` (walls kept), drawing from ``stream`` (of ``seed``)."""
     grid = walls.copy()
     if not solvable:
         values = np.arange(1, len(counts) + 1, dtype=np.int32)
         tiles = np.ascontiguousarray(np.repeat(values, counts), dtype=np.int32)
         _deal.permute(tiles, stream)
         grid[fill] = tiles
-        return Board(grid, rules=rules)
-    grid[fill] = 1
-    grid, certificate = _deals.solvable_layout(grid, counts, rules, stream)
-    board = Board(grid, rules=rules)
-    board.certificate = certificate
+        board = Board(grid, rules=rules)
+    else:
+        grid[fill] = 1
+        grid, certificate = _deals.solvable_layout(grid, counts, rules, stream)
+        board = Board(grid, rules=rules)
+        board.certificate = certificate
+    board.seed = seed
     return board
 
 

@@ -2,12 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Optional
-
-import numpy as np
+from typing import Any, Dict, Optional
 
 from ._core.state import GRAVITY_CODES
-from .checks import integer
+from .checks import flag, integer
 
 #: Gravity directions; None means tiles never move.
 GRAVITIES = (None, "down", "up", "left", "right")
@@ -31,15 +29,29 @@ class Rules:
     def __post_init__(self) -> None:
         turns = integer(self.max_turns, "Rules.max_turns", low=0, high=2**31 - 1)
         object.__setattr__(self, "max_turns", turns)
-        if not isinstance(self.border, (bool, np.bool_)):
-            raise TypeError(f"Rules.border must be a bool, got {type(self.border).__name__}")
-        object.__setattr__(self, "border", bool(self.border))
+        object.__setattr__(self, "border", flag(self.border, "Rules.border"))
         if not (self.gravity is None or isinstance(self.gravity, str)) or self.gravity not in GRAVITY_CODES:
             raise ValueError(f"Rules.gravity must be one of {GRAVITIES}, got {self.gravity!r}")
 
     @property
     def gravity_code(self) -> int:
         return GRAVITY_CODES[self.gravity]
+
+    def to_dict(self) -> Dict[str, Any]:
+        """``{"max_turns": ..., "border": ..., "gravity": ...}``, as files store the rules."""
+        return {"max_turns": self.max_turns, "border": self.border, "gravity": self.gravity}
+
+    @classmethod
+    def from_dict(cls, fields: Any) -> "Rules":
+        """Rules from ``to_dict``'s form (fields left out keep their defaults); a non-dict or an
+        unknown field raises ValueError, a bad value what the constructor raises."""
+        if not isinstance(fields, dict):
+            raise ValueError(f"rules must be an object of max_turns, border and gravity, got "
+                             f"{type(fields).__name__}")
+        unknown = sorted(set(fields) - {"max_turns", "border", "gravity"}, key=str)
+        if unknown:
+            raise ValueError(f"unknown rules field(s) {unknown}")
+        return cls(**fields)
 
     @classmethod
     def preset(cls, name: str) -> "Rules":

@@ -35,7 +35,6 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import IntEnum
 from typing import Any, List, Optional, Tuple
 
 import numpy as np
@@ -47,6 +46,8 @@ from .checks import choice, integer, is_array, seconds
 from .coords import Move, Point, moves_of
 from .errors import CoordinateError, IllegalMove
 from .rules import Rules, as_rules
+from .verdict import VERDICT_OF_STATUS as _VERDICT_OF_STATUS
+from .verdict import Verdict
 
 #: The strategy names (a strategy's kernel code is its index).
 STRATEGIES: Tuple[str, ...] = _solve.STRATEGIES
@@ -55,20 +56,6 @@ STRATEGIES: Tuple[str, ...] = _solve.STRATEGIES
 #: table starts small, doubles while more than half full and, once at the cap, replaces old
 #: entries, so a long search never grows the process past it.
 MEMO_ENTRIES: int = _memo.MEMO_ENTRIES
-
-
-class Verdict(IntEnum):
-    """What a solver proved about a board."""
-
-    #: The board can be cleared; ``Solution.moves`` is a removal sequence that clears it.
-    SOLVABLE = 1
-    #: No removal sequence clears the board (proved by "exact", or some type has an odd count).
-    UNSOLVABLE = 0
-    #: Not decided: a budget ran out, or a heuristic strategy got stuck.
-    UNKNOWN = -1
-
-
-_VERDICT_OF_STATUS = {status: Verdict(v) for status, v in _solve.STATUS_VERDICTS.items()}
 
 
 @dataclass(frozen=True)
@@ -83,7 +70,8 @@ class Solution:
     seconds: wall time of the solve.
     strategy: the strategy that produced it.
     reason: why the solver stopped: "solved", "unsolvable", "odd_count", "node_limit",
-        "time_limit" or "stuck" (a heuristic found no move it would play).
+        "time_limit", "cancelled" (Solver.cancel) or "stuck" (a heuristic found no move it would
+        play). Ctrl-C in the main thread raises KeyboardInterrupt instead (within about 20 ms).
     """
 
     verdict: Verdict
@@ -153,7 +141,8 @@ class Solver:
 
     def cancel(self) -> None:
         """Stop every solve running on this Solver, from any thread: each returns UNKNOWN with
-        reason "cancelled" at its next node. Later solves on this Solver stop at once too."""
+        reason "cancelled" at its next node or link test. Later solves on this Solver stop at
+        once too."""
         self._cancel[0] = 1
 
     @property

@@ -76,17 +76,21 @@ def gravity_occupancy(layout, gravity) -> np.ndarray:
 @given(grid=grids(max_side=9), turns=st.integers(0, 4), border=st.booleans(), data=st.data())
 def test_partner_flood_finds_exactly_the_linkable_tiles(grid, turns, border, data):
     """Every tile that a path of at most max_turns turns joins to the start tile, and no other
-    (types ignored: the playout's tiles are all one type)."""
+    (types ignored: the playout's tiles are all one type), each with the fewest turns of such a
+    path (the moves above two turns use the same flood)."""
     ones = [[1 if v > 0 else v for v in row] for row in grid]
     tiles = [(r, c) for r, row in enumerate(ones) for c, v in enumerate(row) if v > 0]
     assume(tiles)
     a = data.draw(st.sampled_from(tiles))
     state = llk.Board(ones, rules=llk.Rules(max_turns=turns, border=border))._state
     width = len(grid[0]) + 2
-    found = _gen.reachable_tiles(state, (a[0] + 1) * width + a[1] + 1, turns).tolist()
+    found, found_turns = _gen.reachable_tiles(state, (a[0] + 1) * width + a[1] + 1, turns)
     expected = sorted((r + 1) * width + c + 1 for r, c in tiles if (r, c) != a
                       and llkref.can_link(ones, a, (r, c), max_turns=turns, border=border))
-    assert found == expected
+    assert found.tolist() == expected
+    for cell, t in zip(found.tolist(), found_turns.tolist()):
+        b = (cell // width - 1, cell % width - 1)
+        assert t == len(llkref.find_path(ones, a, b, max_turns=turns, border=border)) - 2
 
 
 # ---------------------------------------------------------------------------------------------

@@ -322,10 +322,19 @@ def test_board_copies_its_input():
 
 
 def test_grid_view_is_read_only():
+    """board.grid cannot be written, and cannot be made writeable (its memory belongs to the
+    board's state, which lends no writable buffer): only the Board's methods change a board."""
     board = llk.Board([[1, 0, 1]])
     with pytest.raises(ValueError):
         board.grid[0, 1] = 7
+    for view in (board.grid, board.grid.view(), np.asarray(board.grid), board.grid[:, 1:]):
+        with pytest.raises(ValueError, match="WRITEABLE"):
+            view.flags.writeable = True
+        with pytest.raises(ValueError):
+            view.setflags(write=True)
     assert board.can_link((0, 0), (0, 2))
+    board.remove((0, 0), (0, 2))
+    assert board.undo() and board.grid.tolist() == [[1, 0, 1]]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from libc.stdint cimport uint64_t
 
 from .grid cimport Grid, adjacent, bits_clear, bits_next, bits_prev, empty_neighbours, same_type_linkable
 from .path cimport PathWork, path_search
+from .run cimport link_test_allowed
 
 
 cdef inline bint run_overlap(const uint64_t *line_a, const uint64_t *line_b, int ia, int ib, int n,
@@ -85,12 +86,18 @@ cdef inline bint link_cells(const Grid *g, PathWork *w, int pa, int pb, int max_
 
     Types are not checked and the endpoints' own contents are ignored (the sweep and the BFS
     both treat them as path ends), so pb may be an empty cell. Cheap answers first: adjacent
-    cells always link; otherwise both ends need an empty neighbour. ``w`` is only touched above
-    two turns (the caller made sure its buffers exist then).
+    cells always link; otherwise both ends need an empty neighbour. ``w``'s buffers are only
+    touched above two turns (the caller made sure they exist then).
+
+    Under a run's budget (``w.budget``) every test counts as a step and a path search reads the
+    clock first; once the run has stopped the answer is "no" at once, so any loop of link tests
+    ends quickly, and the run reports its budget's status, never a verdict (run.pxd).
     """
     if adjacent(g, pa, pb):
         return True
     if empty_neighbours(g, pa) == 0 or empty_neighbours(g, pb) == 0:
+        return False
+    if w.budget != NULL and not link_test_allowed(w.budget, max_turns > 2):
         return False
     if max_turns <= 2:
         return link_sweep(g, pa, pb, max_turns)

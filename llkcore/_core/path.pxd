@@ -2,10 +2,13 @@
 """The turn-level BFS (path.pyx): best paths, and link tests above two turns."""
 from libc.stdint cimport int32_t, uint8_t
 
+from .budget cimport Budget
 from .grid cimport Grid
+from .reach cimport Flood
 
 
-# Work buffers of the BFS, sized for one grid (owned by a GridState, or by one kernel call).
+# Work buffers of the BFS (and of the run flood), sized for one grid (owned by a GridState, or
+# by one kernel call).
 cdef struct PathWork:
     int nstates             # 4 * H * W
     uint8_t *seen           # one byte per cell: bit d set once state (cell, d) is final
@@ -14,6 +17,8 @@ cdef struct PathWork:
     int32_t *queue          # straight moves of the current level (entries, see path.pyx)
     int32_t *src_cur        # entries that open the current level (after a turn)
     int32_t *src_next       # entries that open the next level
+    Flood flood             # the run flood's buffers (reach.pxd): moves above two turns
+    Budget *budget          # the run using these buffers, if any: link tests check it (link.pxd)
 
 
 # Allocate / free the buffers for an H x W padded grid, all or nothing (False: out of memory,

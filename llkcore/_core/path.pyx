@@ -9,6 +9,7 @@ from libc.string cimport memset
 
 from .alloc cimport llk_free, llk_malloc
 from .grid cimport Grid, step
+from .reach cimport flood_alloc, flood_free
 
 
 cdef bint path_work_alloc(PathWork *w, int H, int W) noexcept nogil:
@@ -22,7 +23,7 @@ cdef bint path_work_alloc(PathWork *w, int H, int W) noexcept nogil:
     w.src_cur = <int32_t *>llk_malloc((2 * nstates + 4) * sizeof(int32_t))
     w.src_next = <int32_t *>llk_malloc((2 * nstates + 4) * sizeof(int32_t))
     if (w.seen == NULL or w.dist == NULL or w.turns == NULL or w.queue == NULL
-            or w.src_cur == NULL or w.src_next == NULL):
+            or w.src_cur == NULL or w.src_next == NULL or not flood_alloc(&w.flood, H, W)):
         path_work_free(w)
         return False
     return True
@@ -35,6 +36,7 @@ cdef void path_work_free(PathWork *w) noexcept nogil:
     llk_free(w.queue)
     llk_free(w.src_cur)
     llk_free(w.src_next)
+    flood_free(&w.flood)
     memset(w, 0, sizeof(PathWork))
 
 

@@ -5,6 +5,7 @@
     llk solve board.txt --svg solution.svg    verdict, nodes, time and the moves
     llk moves board.txt                       every removable pair
     llk render board.txt -o board.svg         a picture (SVG, or text on the terminal)
+    llk play 8x18 --difficulty hard           play a deal in the terminal (curses)
 
 Sizes are ROWSxCOLS, rows first, or KShisen's names (``kshisen-18x8``: 18 wide, 8 high); see
 ``options.py``. Exit codes: 0 done; 1 the question has a negative answer (``render --path`` on
@@ -20,12 +21,12 @@ from typing import Optional, Sequence
 from .. import __version__
 from ..deals import Deals, deal_seed
 from ..errors import BoardError, CoordinateError, DealError, IllegalMove
-from . import analyze, generate, moves, render, solve
+from . import analyze, generate, moves, play, render, solve
 from .options import Parser, UsageError
 
 PROG = "llk"
 #: The commands, in the order ``llk -h`` lists them; each module has register(sub) and run(args).
-COMMANDS = (analyze, generate, solve, moves, render)
+COMMANDS = (analyze, generate, solve, moves, render, play)
 
 __all__ = ["COMMANDS", "Deals", "PROG", "UsageError", "build_parser", "deal_seed", "main"]
 
@@ -34,7 +35,8 @@ def build_parser() -> Parser:
     parser = Parser(prog=PROG, description="Solve, analyse, generate and draw 连连看 "
                     "(Link-up / Onet / Shisen-Sho) boards.",
                     epilog="Board files: the text grid (whitespace-separated ints, '.' empty, "
-                           "'#' wall), .json (a grid or {\"grid\": ..., \"rules\": ...}) or .npy. "
+                           "'#' wall), .json (a saved game as llk generate and board.to_json() write "
+                           "it, or a plain grid) or .npy. "
                            "Sizes: ROWSxCOLS, rows first (8x18 = 8 rows, 18 columns), or "
                            "kshisen-WxH as KShisen names its sizes.")
     parser.add_argument("--version", action="version", version=f"llkcore {__version__}")

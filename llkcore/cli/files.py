@@ -1,7 +1,8 @@
 """Board files of the ``llk`` command: reading them safely, writing them atomically.
 
 Formats: the text grid (any extension but .json and .npy on input; .txt or none on output),
-``.json`` (a grid, or ``{"grid": ..., "rules": ...}``) and ``.npy`` (a 2-D integer array). A
+``.json`` (written as a saved game, ``board.to_json()``, see saving.py; read as that, or as a
+plain grid or ``{"grid": ..., "rules": ...}``) and ``.npy`` (a 2-D integer array). A
 hostile file gets one line and exit code 2: sizes, the .npy header (checked before anything is
 allocated), the JSON nesting depth and integer sizes are all bounded. Every file written goes to
 a temporary file in the same folder and is renamed over the target only once complete, so a
@@ -14,11 +15,12 @@ import json
 import os
 import sys
 import tempfile
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 import numpy as np
 
 from .._core.state import MAX_SIDE
+from .. import saving
 from ..board import Board, parse_text
 from ..errors import BoardError
 from ..rules import Rules
@@ -33,13 +35,8 @@ BOARD_EXTENSIONS = (".txt", ".json", ".npy", "")
 def rules_from_json(obj: Any, path: str) -> Optional[Rules]:
     if obj is None:
         return None
-    if not isinstance(obj, dict):
-        raise UsageError(f"{path}: \"rules\" must be an object")
-    unknown = set(obj) - {"max_turns", "border", "gravity"}
-    if unknown:
-        raise UsageError(f"{path}: unknown rules field(s) {sorted(unknown)}")
     try:
-        return Rules(**obj)
+        return Rules.from_dict(obj)
     except (TypeError, ValueError) as exc:
         raise UsageError(f"{path}: bad rules: {exc}") from None
 
@@ -94,6 +91,8 @@ def read_board(path: str, rules: Any) -> Board:
             content = raw.decode("utf-8")
             if ext == ".json":
                 data = read_json(content, path)
+                if saving.is_document(data):
+                    return _with_rules(saving.restore(data), rules)
                 if isinstance(data, dict):
                     if "grid" not in data:
                         raise UsageError(f"{path}: a JSON board is a grid or an object with \"grid\"")
@@ -113,6 +112,13 @@ def read_board(path: str, rules: Any) -> Board:
         raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except (BoardError, ValueError) as exc:
         raise UsageError(f"{path}: {exc}") from None
+
+
+def _with_rules(board: Board, rules: Any) -> Board:
+    """A saved game under the rules to use: itself, or its position under the options' rules
+    (its history belongs to its own rules)."""
+    own = rules(board.rules)
+    return board if own == board.rules else Board(board.grid, rules=own)
 
 
 def write_atomic(path: str, data: bytes) -> None:
@@ -155,8 +161,9 @@ def board_extension(path: str) -> str:
     return ext
 
 
-def write_board(board: Board, path: Optional[str], extra: Optional[Dict[str, Any]] = None) -> None:
-    """Write a board as text (stdout when path is None or '-'), .json or .npy."""
+def write_board(board: Board, path: Optional[str]) -> None:
+    """Write a board as text (stdout when path is None or '-'), .npy (the grid) or .json (the
+    saved game: grid, rules, history, certificate, seed; ``llk.Board.from_json`` reads it)."""
     if path in (None, "-"):
         sys.stdout.write(board.to_text())
         return
@@ -166,12 +173,6 @@ def write_board(board: Board, path: Optional[str], extra: Optional[Dict[str, Any
         np.save(buffer, np.array(board.grid))
         write_atomic(path, buffer.getvalue())
     elif ext == ".json":
-        r = board.rules
-        data = {"grid": np.asarray(board.grid).tolist(),
-                "rules": {"max_turns": r.max_turns, "border": r.border, "gravity": r.gravity}}
-        data.update(extra or {})
-        if board.certificate is not None:
-            data["certificate"] = [[a[0], a[1], b[0], b[1]] for a, b in board.certificate]
-        write_text(path, json.dumps(data) + "\n")
+        write_text(path, board.to_json() + "\n")
     else:
         write_text(path, board.to_text())

@@ -4,8 +4,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-import numpy as np
-
 from ..deals import generate
 from ..errors import BoardError
 from .files import board_extension, write_board
@@ -30,14 +28,13 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from(args)
     if args.output not in (None, "-"):
         board_extension(args.output)        # refuse an unwritable name before any work
-    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)
     try:
         board = generate(rows, cols, copies=args.copies, types=args.types,
-                         solvable=args.solvable, seed=seed, rules=rules)
+                         solvable=args.solvable, seed=args.seed, rules=rules)
     except (BoardError, ValueError) as exc:
         raise UsageError(f"{rows}x{cols}: {exc}") from None
-    write_board(board, args.output, {"seed": seed})
+    write_board(board, args.output)
     if args.output not in (None, "-"):
-        print(f"wrote a board of {size_words(rows, cols)} (seed {seed}) to {args.output}",
+        print(f"wrote a board of {size_words(rows, cols)} (seed {board.seed}) to {args.output}",
               file=sys.stderr)
     return 0
