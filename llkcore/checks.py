@@ -86,27 +86,36 @@ def is_array(value: Any) -> bool:
     return issubclass(type(value), np.ndarray)
 
 
-def point(p: Any, rows: int, cols: int) -> Tuple[int, int]:
-    """A (row, col) pair of ints on a rows x cols board, else CoordinateError.
+def pair(p: Any, what: str = "a point") -> Tuple[int, int]:
+    """A (row, col) pair of ints, anywhere, else CoordinateError naming ``what``.
 
-    A point is a tuple, list, 1-D array or other sequence of two ints; a dict, set or string is
+    A pair is a tuple, list, 1-D array or other sequence of two ints; a dict, set or string is
     not (their order is not a (row, col) order).
     """
     if type(p) is tuple and len(p) == 2:
         r, c = p
     elif isinstance(p, (str, bytes, dict, set, frozenset)) or not (
             isinstance(p, Sequence) or is_array(p)):
-        raise CoordinateError(f"a point must be a (row, col) pair, got {p!r}")
+        raise CoordinateError(f"{what} must be a (row, col) pair, got {p!r}")
     else:
         if is_array(p) and p.ndim != 1:
-            raise CoordinateError(f"a point must be a (row, col) pair, got an array of shape {p.shape}")
+            raise CoordinateError(f"{what} must be a (row, col) pair, got an array of shape {p.shape}")
         if len(p) != 2:
-            raise CoordinateError(f"a point must be a (row, col) pair, got {p!r}")
+            raise CoordinateError(f"{what} must be a (row, col) pair, got {p!r}")
         r, c = p
     if type(r) is not int:
         r = integer(r, "row", error=CoordinateError)
     if type(c) is not int:
         c = integer(c, "col", error=CoordinateError)
+    return r, c
+
+
+def point(p: Any, rows: int, cols: int) -> Tuple[int, int]:
+    """A (row, col) pair of ints (see ``pair``) on a rows x cols board, else CoordinateError."""
+    if type(p) is tuple and len(p) == 2 and type(p[0]) is int and type(p[1]) is int:
+        r, c = p                        # the usual point, checked inline: queries are cheap
+    else:
+        r, c = pair(p)
     if not (0 <= r < rows and 0 <= c < cols):
         raise CoordinateError(f"point {(r, c)} is off the {rows}x{cols} board")
     return r, c

@@ -34,7 +34,7 @@ from xml.sax.saxutils import escape, quoteattr
 import numpy as np
 
 from .board import Board, GridLike, board_for
-from .checks import flag, integer
+from .checks import flag, integer, pair
 from .checks import text as text_arg
 from .coords import Move, Point
 from .errors import CoordinateError
@@ -137,13 +137,10 @@ def _check_path(path: Sequence[Point], rows: int, cols: int) -> List[Point]:
     """Corner points as ints, each on the board or its ring, successive ones on a common row
     or column."""
     points: List[Point] = []
+    if isinstance(path, (str, bytes, dict, set, frozenset)) or not hasattr(path, "__iter__"):
+        raise TypeError(f"a path must be a sequence of (row, col) points, got {type(path).__name__}")
     for p in path:
-        if isinstance(p, np.ndarray):
-            p = p.tolist()
-        if isinstance(p, (str, bytes, dict, set, frozenset)) or not isinstance(p, Sequence) or len(p) != 2:
-            raise CoordinateError(f"a path point must be a (row, col) pair, got {p!r}")
-        r = integer(p[0], "a path point's row", error=CoordinateError)
-        c = integer(p[1], "a path point's col", error=CoordinateError)
+        r, c = pair(p, "a path point")
         if not (-1 <= r <= rows and -1 <= c <= cols):
             raise CoordinateError(f"path point {(r, c)} is neither on the {rows}x{cols} board "
                                   "nor on its ring")
