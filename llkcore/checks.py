@@ -52,7 +52,10 @@ def seconds(value: Any, name: str, *, positive: bool = False) -> Optional[float]
         return None
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name} must be a number of seconds or None, got {type(value).__name__}")
-    v = float(value)
+    try:
+        v = float(value)
+    except OverflowError:               # an int beyond any float: endless one way or the other
+        v = math.inf if value > 0 else -math.inf
     if math.isnan(v) or v < 0 or (positive and v == 0):
         raise ValueError(f"{name} must be {'a positive' if positive else 'a non-negative'} "
                          f"number of seconds, got {value!r}")
