@@ -499,8 +499,9 @@ class Board:
 
     def to_json(self, *, indent: Optional[int] = None) -> str:
         """The whole game as a versioned JSON document: grid, rules, undo and redo history
-        (reshuffles included), certificate, labels and seed. ``Board.from_json`` reads it back;
-        the format is described in saving.py."""
+        (reshuffles included), certificate, labels and seed; ``indent``: None (one line) or
+        0 to 64 spaces. ``Board.from_json`` reads it back; the format is described in
+        saving.py."""
         from . import saving
         return saving.to_json(self, indent=indent)
 
