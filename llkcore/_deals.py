@@ -20,7 +20,7 @@ from ._core import deal as _deal
 from ._core import solve as _solve
 from ._core.reader import GridReader
 from ._core.state import GridState
-from .checks import integer
+from .checks import integer, is_array
 from .coords import Move, cells_of, moves_of
 from .errors import BoardError, DealError
 from .rules import Rules
@@ -62,7 +62,7 @@ def fill_mask(rows: int, cols: int, layout: Any) -> Tuple[np.ndarray, np.ndarray
     """
     if layout is None:
         return np.ones((rows, cols), dtype=bool), np.zeros((rows, cols), dtype=np.int32)
-    arr = layout if isinstance(layout, np.ndarray) else None
+    arr = layout if is_array(layout) else None
     if arr is not None and arr.dtype == np.bool_:
         if isinstance(arr, np.ma.MaskedArray):
             raise BoardError("a masked array is not a layout: fill the masked cells first")

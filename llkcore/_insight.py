@@ -343,9 +343,11 @@ def reuse(state: GridState, rules: Rules, candidates: Iterable[np.ndarray]) -> O
     only empties cells, so they link at least as well as before). With gravity tiles move, so
     only a suffix can still apply: the last tiles / 2 moves (when the moves played since were
     the candidate's first ones)."""
-    need = state.tiles // 2
-    if need == 0:
+    if state.tiles == 0:
         return _NO_CERTIFICATE
+    if state.tiles % 2:
+        return None                     # a tile would be left over, whatever is replayed
+    need = state.tiles // 2
     grid = None
     for cert in candidates:
         if cert is None or len(cert) < need:

@@ -19,7 +19,7 @@ import numpy as np
 from ._core import pairs as _pairs
 from .analysis import DTYPES, FIELDS, RATING_FIELDS, Analysis
 from .board import Board
-from .checks import flag, integer
+from .checks import flag, integer, is_array
 from .coords import Move
 from .difficulty import rate as rate_board
 from .errors import BoardError
@@ -52,7 +52,7 @@ def _items(grids: Any) -> Tuple[Iterator[Any], Optional[int]]:
     if isinstance(grids, Board):
         raise TypeError("analyze takes many boards (an iterable or a (B, R, C) array); "
                         "use llk.solve for one board")
-    if isinstance(grids, np.ndarray):
+    if is_array(grids):
         if grids.ndim != 3:
             raise BoardError(f"a batch array must have shape (B, rows, cols), got {grids.shape}"
                              + (" (one board? use llk.solve)" if grids.ndim == 2 else ""))

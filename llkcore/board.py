@@ -19,7 +19,7 @@ from ._core import state as _state
 from ._core.reader import GridReader
 from ._core.state import MAX_SIDE, GridState
 from ._insight import Hint, Traps
-from .checks import flag, point as check_point, seconds as check_seconds
+from .checks import flag, is_array, point as check_point, seconds as check_seconds
 from .coords import Move, Point, cells_of, moves_of, point_of, points_of
 from .errors import BoardError, CoordinateError, IllegalMove
 from . import saving
@@ -216,6 +216,15 @@ class Board:
 
     def _query_cells(self, queries: Any) -> np.ndarray:
         """Check a (k, 4) array of (r1, c1, r2, c2) and return (k, 2) padded cells."""
+        if not is_array(queries) and isinstance(queries, (list, tuple)):
+            # numpy would read a value that is a sequence as more dimensions, following a list
+            # that holds itself 64 levels down (an array of 2**64 items): refuse it first.
+            for row in queries:
+                if (hasattr(type(row), "__len__") and not is_array(row)
+                        and any(hasattr(type(v), "__len__") and not isinstance(v, (str, bytes))
+                                for v in row)):
+                    raise CoordinateError("queries must be a (k, 4) array of ints (rows of r1, c1, "
+                                          "r2, c2); got a row holding a sequence")
         try:
             q = np.asarray(queries)
         except ValueError:
@@ -504,8 +513,9 @@ class Board:
 
     def to_json(self, *, indent: Optional[int] = None) -> str:
         """The whole game as a versioned JSON document: grid, rules, undo and redo history
-        (reshuffles included), certificate, labels and seed. ``Board.from_json`` reads it back;
-        the format is described in saving.py."""
+        (reshuffles included), certificate, labels and seed; ``indent``: None (one line) or
+        0 to 64 spaces. ``Board.from_json`` reads it back; the format is described in
+        saving.py."""
         return saving.to_json(self, indent=indent)
 
     @classmethod
@@ -575,8 +585,12 @@ def _label_grid(grid: Any, empty: Hashable, walls: Iterable[Hashable],
     for r, row in enumerate(grid):
         if isinstance(row, (str, bytes)) or not hasattr(row, "__iter__"):
             raise BoardError(f"each row of a board must be a sequence of labels, got {type(row).__name__}")
+        if r == MAX_SIDE:                   # an endless iterable is refused, not read forever
+            raise BoardError(f"a board may have at most {MAX_SIDE} rows")
         line = []
         for c, label in enumerate(row):
+            if c == MAX_SIDE:
+                raise BoardError(f"a board may have at most {MAX_SIDE} columns")
             try:
                 number = code.get(label)
             except TypeError:

@@ -52,7 +52,10 @@ def seconds(value: Any, name: str, *, positive: bool = False) -> Optional[float]
         return None
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name} must be a number of seconds or None, got {type(value).__name__}")
-    v = float(value)
+    try:
+        v = float(value)
+    except OverflowError:               # an int beyond any float: endless one way or the other
+        v = math.inf if value > 0 else -math.inf
     if math.isnan(v) or v < 0 or (positive and v == 0):
         raise ValueError(f"{name} must be {'a positive' if positive else 'a non-negative'} "
                          f"number of seconds, got {value!r}")
@@ -80,27 +83,42 @@ def text(value: Any, name: str) -> str:
     return value
 
 
-def point(p: Any, rows: int, cols: int) -> Tuple[int, int]:
-    """A (row, col) pair of ints on a rows x cols board, else CoordinateError.
+def is_array(value: Any) -> bool:
+    """True for an ndarray (or subclass) by its type: ``isinstance`` would also believe an object
+    whose ``__class__`` claims to be one, and then read attributes it does not have."""
+    return issubclass(type(value), np.ndarray)
 
-    A point is a tuple, list, 1-D array or other sequence of two ints; a dict, set or string is
+
+def pair(p: Any, what: str = "a point") -> Tuple[int, int]:
+    """A (row, col) pair of ints, anywhere, else CoordinateError naming ``what``.
+
+    A pair is a tuple, list, 1-D array or other sequence of two ints; a dict, set or string is
     not (their order is not a (row, col) order).
     """
     if type(p) is tuple and len(p) == 2:
         r, c = p
     elif isinstance(p, (str, bytes, dict, set, frozenset)) or not (
-            isinstance(p, (Sequence, np.ndarray))):
-        raise CoordinateError(f"a point must be a (row, col) pair, got {p!r}")
+            isinstance(p, Sequence) or is_array(p)):
+        raise CoordinateError(f"{what} must be a (row, col) pair, got {p!r}")
     else:
-        if isinstance(p, np.ndarray) and p.ndim != 1:
-            raise CoordinateError(f"a point must be a (row, col) pair, got an array of shape {p.shape}")
+        if is_array(p) and p.ndim != 1:
+            raise CoordinateError(f"{what} must be a (row, col) pair, got an array of shape {p.shape}")
         if len(p) != 2:
-            raise CoordinateError(f"a point must be a (row, col) pair, got {p!r}")
+            raise CoordinateError(f"{what} must be a (row, col) pair, got {p!r}")
         r, c = p
     if type(r) is not int:
         r = integer(r, "row", error=CoordinateError)
     if type(c) is not int:
         c = integer(c, "col", error=CoordinateError)
+    return r, c
+
+
+def point(p: Any, rows: int, cols: int) -> Tuple[int, int]:
+    """A (row, col) pair of ints (see ``pair``) on a rows x cols board, else CoordinateError."""
+    if type(p) is tuple and len(p) == 2 and type(p[0]) is int and type(p[1]) is int:
+        r, c = p                        # the usual point, checked inline: queries are cheap
+    else:
+        r, c = pair(p)
     if not (0 <= r < rows and 0 <= c < cols):
         raise CoordinateError(f"point {(r, c)} is off the {rows}x{cols} board")
     return r, c

@@ -7,6 +7,7 @@ module is ``llkcore.deals``, so that neither hides the other.
 """
 from __future__ import annotations
 
+import sys
 from typing import Any, Optional
 
 import numpy as np
@@ -129,7 +130,8 @@ class Deals:
                  types: Optional[int] = None, solvable: bool = False, seed: int = 0,
                  rules: Optional[Rules] = None) -> None:
         self.rows, self.cols = rows, cols
-        self.count = integer(count, "count", low=0)
+        # len() must be able to answer: at most sys.maxsize deals.
+        self.count = integer(count, "count", low=0, high=sys.maxsize)
         self.options = dict(copies=copies, types=types, solvable=solvable, rules=rules)
         self.seed = integer(seed, "seed", low=0)
 

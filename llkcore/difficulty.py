@@ -88,6 +88,8 @@ def stuck_count(state: GridState, rules: Rules, playouts: int, stream: np.ndarra
     from ``stream`` (advanced: playing n then m playouts equals playing n + m)."""
     removed, _ = _playouts.random_playouts(state.copy(), rules.max_turns, rules.gravity_code,
                                            playouts, stream)
+    if state.tiles % 2:
+        return len(removed)             # a tile is always left over: every playout is stuck
     return int(np.count_nonzero(removed != state.tiles // 2))
 
 

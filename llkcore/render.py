@@ -26,6 +26,7 @@ import colorsys
 import functools
 import io
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
@@ -34,7 +35,7 @@ from xml.sax.saxutils import escape, quoteattr
 import numpy as np
 
 from .board import Board, GridLike, board_for, use_pictures
-from .checks import flag, integer
+from .checks import flag, integer, pair
 from .checks import text as text_arg
 from .coords import Move, Point
 from .errors import CoordinateError
@@ -120,6 +121,16 @@ def cell_centre(point: Point, cell: int = CELL, pad: int = PAD) -> Tuple[float, 
     return (pad + (c + 1.5) * cell, pad + (r + 1.5) * cell)
 
 
+# Characters XML 1.0 does not allow in a document: control characters other than tab, newline
+# and carriage return, surrogates (they cannot even be encoded as UTF-8), U+FFFE and U+FFFF.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml_text(text: str) -> str:
+    """``text`` with each character XML cannot hold replaced by U+FFFD."""
+    return _NOT_XML.sub("\ufffd", text)
+
+
 def _fmt(v: float) -> str:
     return f"{v:.2f}".rstrip("0").rstrip(".")
 
@@ -128,13 +139,10 @@ def _check_path(path: Sequence[Point], rows: int, cols: int) -> List[Point]:
     """Corner points as ints, each on the board or its ring, successive ones on a common row
     or column."""
     points: List[Point] = []
+    if isinstance(path, (str, bytes, dict, set, frozenset)) or not hasattr(path, "__iter__"):
+        raise TypeError(f"a path must be a sequence of (row, col) points, got {type(path).__name__}")
     for p in path:
-        if isinstance(p, np.ndarray):
-            p = p.tolist()
-        if isinstance(p, (str, bytes, dict, set, frozenset)) or not isinstance(p, Sequence) or len(p) != 2:
-            raise CoordinateError(f"a path point must be a (row, col) pair, got {p!r}")
-        r = integer(p[0], "a path point's row", error=CoordinateError)
-        c = integer(p[1], "a path point's col", error=CoordinateError)
+        r, c = pair(p, "a path point")
         if not (-1 <= r <= rows and -1 <= c <= cols):
             raise CoordinateError(f"path point {(r, c)} is neither on the {rows}x{cols} board "
                                   "nor on its ring")
@@ -353,6 +361,8 @@ def svg(board: GridLike, *, path: Optional[Sequence[Point]] = None,
     margin. ``path``: corner points drawn as one ``<polyline class="path">`` through the cell
     centres under the tiles, a dot per inner corner, and the two end tiles outlined
     (``class="end"``). ``solution``: each removed pair numbered by its step (``class="step"``).
+    ``title`` (a str): the picture's title; characters XML cannot hold (control characters,
+    lone surrogates) become U+FFFD.
     """
     return svg_of(layout(board, path=path, solution=solution, rules=rules, cell=cell, title=title))
 
@@ -361,7 +371,7 @@ def svg_of(pic: Layout) -> str:
     """The SVG text of a layout."""
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{pic.width}" height="{pic.height}" '
            f'viewBox="0 0 {pic.width} {pic.height}" font-family="DejaVu Sans, Arial, sans-serif">',
-           f"<title>{escape(pic.title)}</title>",
+           f"<title>{escape(_xml_text(pic.title))}</title>",
            '<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
            f'patternTransform="rotate(45)"><rect width="6" height="6" fill="{_WALL_FILL}"/>'
            f'<line x1="0" y1="0" x2="0" y2="6" stroke="{_HATCH_STROKE}" stroke-width="2"/>'

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Dict, Hashable, List, Optional, Type, Uni
 
 import numpy as np
 
-from .checks import point as check_point
+from .checks import optional_integer, point as check_point
 from .coords import Move, cells_of
 from .errors import BoardError, CoordinateError, IllegalMove
 from .rules import Rules
@@ -73,6 +73,7 @@ def document(board: "Board", *, arrays: bool = False) -> Dict[str, Any]:
 
 
 def to_json(board: "Board", *, indent: Optional[int] = None) -> str:
+    indent = optional_integer(indent, "indent", low=0, high=64)
     try:
         return json.dumps(document(board), indent=indent, allow_nan=False)
     except ValueError as exc:     # a NaN or infinite label

@@ -42,7 +42,7 @@ import numpy as np
 from ._core import memo as _memo
 from ._core import solve as _solve
 from .board import Board, GridLike, board_for
-from .checks import choice, integer, seconds
+from .checks import choice, integer, is_array, seconds
 from .coords import Move, Point, moves_of
 from .errors import CoordinateError, IllegalMove
 from .rules import Rules, as_rules
@@ -184,7 +184,7 @@ def solve(board_or_grid: GridLike, *, strategy: str = "exact", rules: Optional[R
 
 def _move_point(p: Any, i: int) -> Point:
     """One point of move i: a sequence of two ints (not a dict, set or string)."""
-    if isinstance(p, np.ndarray):
+    if is_array(p):
         p = p.tolist()
     if isinstance(p, (str, bytes, dict, set, frozenset)) or not isinstance(p, Sequence) or len(p) != 2:
         raise ValueError(f"move {i}: a point must be a (row, col) pair, got {p!r}")
@@ -197,7 +197,7 @@ def _as_moves(moves: Any) -> List[Tuple[Point, Point]]:
     Raises TypeError / ValueError for anything not of that shape; values are checked later
     (a point off the board is a well-formed but illegal move).
     """
-    if isinstance(moves, np.ndarray):
+    if is_array(moves):
         if moves.size == 0:
             return []
         if moves.dtype.kind not in "iu":
@@ -211,7 +211,7 @@ def _as_moves(moves: Any) -> List[Tuple[Point, Point]]:
         raise TypeError(f"moves must be a sequence of ((r1, c1), (r2, c2)), got {type(moves).__name__}")
     out = []
     for i, move in enumerate(moves):
-        if isinstance(move, np.ndarray):
+        if is_array(move):
             move = move.tolist()
         if isinstance(move, (str, bytes, dict, set, frozenset)) or not isinstance(move, Sequence):
             raise TypeError(f"move {i} must be ((r1, c1), (r2, c2)), got {move!r}")

@@ -242,3 +242,21 @@ def assert_unchanged(board, before):
     assert board.history == history
     assert board.tiles_left == tiles
     assert redo_trail(board) == redo_trail(twin)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The fuzz suite's call counts (tests/fuzz/fuzzing.py), when it ran."""
+    import sys
+    fuzzing = sys.modules.get("fuzzing")
+    if fuzzing is not None and fuzzing.CALLS:
+        terminalreporter.write_line(fuzzing.report())
+        if fuzzing.shortfall():
+            terminalreporter.write_line(fuzzing.shortfall(), red=True)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Fail a run whose fuzz tests made fewer calls than LLKCORE_FUZZ_MIN_CALLS."""
+    import sys
+    fuzzing = sys.modules.get("fuzzing")
+    if fuzzing is not None and fuzzing.CALLS and fuzzing.shortfall() and exitstatus == 0:
+        session.exitstatus = 1

@@ -274,6 +274,14 @@ def test_deal_seeds_are_independent_per_index_and_run():
     assert len(seeds) == 1000
 
 
+def test_a_deal_series_is_at_most_as_long_as_len_can_say():
+    """Found by tests/fuzz: Deals accepted a count of 2**63, then len() raised OverflowError."""
+    import sys
+    assert len(llk.deals.Deals(2, 2, sys.maxsize)) == sys.maxsize
+    with pytest.raises(ValueError, match="count"):
+        llk.deals.Deals(2, 2, sys.maxsize + 1)
+
+
 # ---------------------------------------------------------------------------------------------
 # Bad input: one line, exit code 2
 # ---------------------------------------------------------------------------------------------

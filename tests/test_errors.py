@@ -6,6 +6,10 @@ check also asserts that the message names what is wrong.
 """
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 
@@ -353,3 +357,157 @@ def test_text_must_be_str(text):
 def test_bad_text_error_names_the_line():
     with pytest.raises(BoardError, match="line 3"):
         llk.Board.from_text("1 1\n\n2 y\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# Hostile grids: Python code that runs while the compiled reader reads (found by tests/fuzz)
+# ---------------------------------------------------------------------------------------------
+
+def _shrinking_row_grids():
+    """Grids whose cell (0, 1) runs code, while being read, that cuts its row short."""
+
+    def claims_numpy(row):                   # isinstance(cell, np.integer) runs __class__
+        class ClaimsNumpy:
+            @property
+            def __class__(self):
+                del row[1:]
+                return np.int64
+
+            def __index__(self):
+                return 1
+        return ClaimsNumpy()
+
+    def index_shrinks(row):                  # a numpy integer is read through __index__
+        class IndexShrinks(np.int64):
+            def __index__(self):
+                del row[1:]
+                return 0
+        return IndexShrinks(0)
+
+    grids = []
+    for make in (claims_numpy, index_shrinks):
+        row = [1, 0, 0, 0, 0, 0, 0, 1]
+        row[1] = make(row)
+        grids.append([row])
+    return grids
+
+
+@pytest.mark.parametrize("call", ["Board", "can_link", "can_link 3 turns", "find_path", "moves"])
+def test_a_cell_that_cuts_its_row_short_while_read_is_refused(call):
+    """The reader holds the row while it reads it; a cell's own code (__class__, __index__) may
+    shrink it, and the reader used to read on past the row's end (a crash)."""
+    calls = {
+        "Board": lambda g: llk.Board(g),
+        "can_link": lambda g: llk.can_link(g, (0, 0), (0, 7)),
+        "can_link 3 turns": lambda g: llk.can_link(g, (0, 0), (0, 7), rules=llk.Rules(max_turns=3)),
+        "find_path": lambda g: llk.find_path(g, (0, 0), (0, 7)),
+        "moves": lambda g: llk.moves(g),
+    }
+    for grid in _shrinking_row_grids():
+        with pytest.raises(BoardError, match="changed while it was being read"):
+            calls[call](grid)
+
+
+class _LyingShape(np.ndarray):
+    """An ndarray subclass whose Python-level shape and strides lie about its memory."""
+
+    @property
+    def shape(self):
+        return (1000, 1000)
+
+    @property
+    def strides(self):
+        return (1 << 20, 8)
+
+
+def test_an_array_subclass_is_read_through_numpy_not_its_attributes():
+    grid = np.array([[1, 0, 1], [2, -1, 2]], dtype=np.int64).view(_LyingShape)
+    for board in (llk.Board(grid), llk.Board(grid[:, ::-1])):
+        assert board.shape == (2, 3)
+    assert llk.Board(grid).grid.tolist() == GOOD
+    assert llk.can_link(grid, (0, 0), (0, 2)) and llk.moves(grid) == llk.moves(GOOD)
+    masked = np.ma.masked_array(grid, mask=[[0, 1, 0], [0, 0, 0]])
+    assert_board_error(masked, "mask")
+
+
+def test_an_object_that_claims_to_be_an_array_is_not_read_as_one():
+    class Impostor:
+        __class__ = property(lambda self: np.ndarray)
+        ndim, shape, strides, dtype = 2, (3, 3), (12, 4), np.dtype(np.int32)
+
+    assert isinstance(Impostor(), np.ndarray)
+    assert_board_error(Impostor(), "2-d grid")
+
+
+def test_int_subclasses_are_ints():
+    import enum
+
+    class Tile(enum.IntEnum):
+        EMPTY = 0
+        CAT = 7
+
+    grid = [[Tile.CAT, Tile.EMPTY, Tile.CAT]]
+    assert llk.Board(grid).grid.tolist() == [[7, 0, 7]]
+    assert llk.can_link(grid, (0, 0), (0, 2)) and llk.moves(grid) == [((0, 0), (0, 2))]
+    with pytest.raises(BoardError, match="a bool at"):
+        llk.Board([[1, True]])
+
+
+# Run in a subprocess with a 2 GiB address-space limit and a timeout: before the fix numpy
+# tried to allocate an array of 2**64 items (the machine's memory, then the OOM killer) and an
+# endless iterable was read forever.
+_UNBOUNDED = textwrap.dedent("""
+    import itertools, resource
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+    import numpy as np
+    import llkcore as llk
+
+    loop = []
+    loop.append(loop)
+    loop.append(loop)
+    calls = {
+        "Board, a row holding itself": lambda: llk.Board([loop, range(2)]),
+        "Board, rows of arrays": lambda: llk.Board([np.zeros(2, int), loop]),
+        "can_link_many, a list holding itself": lambda: llk.Board([[1, 1]]).can_link_many(loop),
+        "can_link_many, a row of a tuple": lambda: llk.Board([[1, 1]]).can_link_many((loop, loop)),
+        "Board, endless rows": lambda: llk.Board(itertools.repeat([1, 1])),
+        "can_link, endless rows": lambda: llk.can_link(itertools.count(), (0, 0), (0, 1)),
+        "from_labels, endless rows": lambda: llk.Board.from_labels(itertools.repeat(["a"])),
+        "from_labels, an endless row": lambda: llk.Board.from_labels([itertools.repeat("a")]),
+    }
+    for name, call in calls.items():
+        try:
+            call()
+        except (llk.BoardError, llk.CoordinateError) as exc:
+            print(name, "->", type(exc).__name__, exc)
+        else:
+            print(name, "-> accepted")
+""")
+
+
+def test_self_holding_lists_and_endless_iterables_are_refused_without_running_away():
+    done = subprocess.run([sys.executable, "-c", _UNBOUNDED], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.strip().splitlines()
+    assert len(lines) == 8 and all("Error" in line for line in lines), done.stdout
+    assert all(("2-D" in l or "ints" in l or "at most 1024" in l or "sequence" in l) for l in lines), done.stdout
+
+
+def test_objects_that_claim_to_be_arrays_get_the_documented_errors():
+    """Found by tests/fuzz: verify read .tolist() off an object whose __class__ claimed ndarray
+    (AttributeError). Arrays are now recognised by their type everywhere."""
+    class Impostor:
+        __class__ = property(lambda self: np.ndarray)
+
+    fake = Impostor()
+    board = llk.Board(GOOD)
+    for call, exc in [(lambda: llk.verify(GOOD, [fake]), TypeError),
+                      (lambda: llk.verify(GOOD, fake), TypeError),
+                      (lambda: llk.verify(GOOD, [(fake, (0, 0))]), ValueError),
+                      (lambda: board.can_link(fake, (0, 0)), CoordinateError),
+                      (lambda: board.can_link_many(fake), CoordinateError),
+                      (lambda: llk.analyze(fake), TypeError),
+                      (lambda: llk.generate(2, 2, layout=fake), BoardError)]:
+        with pytest.raises(exc):
+            call()

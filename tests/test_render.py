@@ -523,3 +523,31 @@ def test_text_draws_a_path_with_marks_and_brackets():
     out = render.text(board, path=board.find_path((0, 0), (0, 3)))
     row = out.splitlines()[1]
     assert re.fullmatch(r"\s*\[1\]-+\[1\]", row), row
+
+
+def test_svg_title_with_characters_xml_cannot_hold_is_still_well_formed():
+    """Found by tests/fuzz: control characters and lone surrogates in a title made the SVG
+    unparsable (or unwritable as UTF-8)."""
+    board = llk.Board([[1, 0, 1]])
+    for title, shown in [("a\x00b", "a\ufffdb"), ("x\x1b[0m", "x\ufffd[0m"), ("\ud800!", "\ufffd!"),
+                         ("\ufffe\uffff", "\ufffd\ufffd"), ("tab\tnew\nline", "tab\tnew\nline"),
+                         ("连连看 ✓", "连连看 ✓")]:
+        out = render.svg(board, title=title)
+        out.encode("utf-8")
+        assert parse(out).find(NS + "title").text == shown
+
+
+def test_path_points_are_checked_like_points():
+    """Found by tests/fuzz: a path point holding infinity raised OverflowError, and floats or
+    strings of digits were read as ints; path points are now checked as points are (checks.pair),
+    on the board or its ring."""
+    board = llk.Board([[2, 0, 2]])
+    for path in ([(0, 0), (float("inf"), 0)], [(0, 0), (0.0, 2)], ["00", "02"], [(0, 0), {0: 2}],
+                 [(0, 0), (0, 2, 0)], [(0, 0), (True, 2)]):
+        for draw in (render.svg, render.text):
+            with pytest.raises(llk.CoordinateError):
+                draw(board, path=path)
+    for path in (5, "00 02", None.__class__):
+        with pytest.raises(TypeError, match="path"):
+            render.text(board, path=path)
+    assert "[2]---[2]" in render.text(board, path=[np.array([0, 0]), [0, 2]])

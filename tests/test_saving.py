@@ -223,3 +223,14 @@ def test_rules_to_dict_and_back():
         llk.Rules.from_dict({"gravity": None, "diagonal": True})
     with pytest.raises(TypeError):
         llk.Rules.from_dict({"border": "yes"})
+
+
+def test_indent_is_a_small_int():
+    """Found by tests/fuzz: indent=2**80 raised OverflowError and a str indent was used as the
+    indent text; indent is None or an int from 0 to 64."""
+    board = llk.Board([[1, 1]])
+    assert board.to_json(indent=2).startswith("{\n  ")
+    for bad, error in ((2**80, ValueError), (-1, ValueError), (65, ValueError), ("\t", TypeError),
+                       (2.0, TypeError), (True, TypeError)):
+        with pytest.raises(error, match="indent"):
+            board.to_json(indent=bad)

@@ -433,6 +433,15 @@ def test_unlimited_budgets_are_accepted():
     assert llk.solve([[1, 1]], node_limit=np.int64(5), time_limit=np.float32(1.0)).solvable
 
 
+def test_time_limits_beyond_any_float():
+    """Found by tests/fuzz: an int time limit too large for a float raised OverflowError; it
+    is no limit, like infinity, and its negative is refused like any negative."""
+    assert llk.solve([[1, 1]], time_limit=10**400).solvable
+    assert llk.Board([[1, 1]]).winnable(time_limit=2**1024) == llk.Verdict.SOLVABLE
+    with pytest.raises(ValueError, match="time_limit"):
+        llk.solve([[1, 1]], time_limit=-10**400)
+
+
 @pytest.mark.parametrize("gravity", GRAVITIES)
 def test_solver_object_reuse(gravity):
     rules = llk.Rules(gravity=gravity)

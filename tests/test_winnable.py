@@ -112,6 +112,24 @@ def test_a_lost_position_says_so_and_a_trap_is_reported():
     assert board.winnable() == S
 
 
+def test_a_position_with_a_tile_left_over_is_lost():
+    """Found by tests/fuzz: one lone tile was SOLVABLE (certificate reuse asked for tiles // 2 = 0
+    moves, and no moves "cleared" it), and so was an odd count with a certificate of its pairs,
+    or under gravity (a random playout of tiles // 2 removals counted as clearing); llk.rate
+    called such playouts clear."""
+    assert llk.Board([[1, 1, 2]], rules=llk.Rules(gravity="down")).winnable() == U
+    assert llk.rate([[1, 1, 2]], playouts=4).clear_rate == 0.0
+    for rules in (llk.Rules(), llk.Rules(gravity="down")):
+        lone = llk.Board([[1]], rules=rules)
+        assert lone.winnable() == U and lone.traps().verdict == U and lone.hint(safe=True) is None
+        odd = llk.Board([[1, 1, 2]], rules=rules)
+        odd.certificate = [((0, 0), (0, 1))]
+        assert odd.winnable() == U
+        assert odd.traps().verdict == U and list(odd.traps()) == [] and odd.traps().safe == []
+        assert odd.hint(safe=True).verdict == U
+        assert llk.rate(odd, playouts=4).clear_rate == 0.0
+
+
 def test_a_hint_with_no_proof_in_time_falls_back_to_the_plain_hint(monkeypatch):
     board = llk.generate(6, 6, seed=8)
     board.certificate = None

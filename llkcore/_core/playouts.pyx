@@ -194,9 +194,10 @@ def random_playouts(GridState s not None, int max_turns, int gravity, int count,
     draws per step before every removable pair is listed (tests set 0: always list).
 
     Returns ``(removed, first_clear)``: per playout played, the pairs it removed (int32;
-    tiles / 2 means it cleared the board), fewer than ``count`` when time ran out; and the
-    removals of the first playout that cleared, a (tiles / 2, 2) int32 array of padded cells in
-    play order (pa < pb), or None.
+    tiles / 2 means it cleared the board when the tile count is even: an odd count never
+    clears), fewer than ``count`` when time ran out; and the removals of the first playout
+    that cleared, a (tiles / 2, 2) int32 array of padded cells in play order (pa < pb), or
+    None.
     """
     if (rng_state.ndim != 1 or rng_state.shape[0] != 4 or rng_state.dtype != np.uint64
             or not rng_state.flags.c_contiguous or not rng_state.flags.writeable):
@@ -238,7 +239,8 @@ def random_playouts(GridState s not None, int max_turns, int gravity, int count,
                                 &budget)
                 if steps >= 0:
                     rv[played] = steps
-                    if steps == half and keep_clear and cleared < 0:
+                    # g.tiles == 0: an odd count removes tiles / 2 pairs and is not clear.
+                    if steps == half and g.tiles == 0 and keep_clear and cleared < 0:
                         if ivec_reserve(&first, 2 * <int64_t>half + 2):
                             cleared = played
                             copy_removals(&log, &first, half)

@@ -24,6 +24,9 @@ from .link cimport link_sweep, run_overlap
 from .path cimport PathWork, best_path, path_search, path_work_alloc, path_work_free
 from .state cimport GridState
 
+import itertools
+import operator
+
 import numpy as np
 
 from ..errors import BoardError
@@ -63,6 +66,18 @@ def _describe(value):
     return f"{type(value).__name__} {value!r}" if len(repr(value)) <= 40 else type(value).__name__
 
 
+cdef int refuse(object value, int r, int c) except -1:
+    """Raise the BoardError for the refused cell ``value`` at (r, c)."""
+    if isinstance(value, (bool, np.bool_)):
+        raise BoardError(f"board values must be integers, got a bool at {(r, c)}")
+    if isinstance(value, (int, np.integer)):
+        raise BoardError(f"board values must fit in int32, got {int(value)} at {(r, c)}")
+    if isinstance(value, (list, tuple, np.ndarray)):
+        raise BoardError(f"board values must be ints, got a {type(value).__name__} at {(r, c)} "
+                         "(a board is a 2-D grid of ints)")
+    raise BoardError(f"board values must be ints, got {_describe(value)} at {(r, c)}")
+
+
 cdef class GridReader:
     """A user's grid (list of lists, tuple, ndarray, any iterable of rows), checked for shape,
     read cell by cell as queries need. Keeps a reference to the grid; copies nothing."""
@@ -78,13 +93,17 @@ cdef class GridReader:
         cdef Py_ssize_t r, n, width
         if type(grid) is np.ndarray and self.plain_array(grid):
             return
-        if isinstance(grid, np.ndarray):
+        if cnp.PyArray_Check(grid):
+            # The C-level check: isinstance would believe an object whose __class__ claims ndarray.
             self._use_array(grid)
             return
         if isinstance(grid, (str, bytes, bytearray)) or not hasattr(grid, "__iter__"):
             raise BoardError(f"a board must be a 2-D grid of ints, got {type(grid).__name__}")
         if not (PyList_Check(grid) or PyTuple_Check(grid)):
-            grid = list(grid)
+            # At most one row too many, so that an endless iterable is refused, not read forever.
+            grid = list(itertools.islice(grid, MAX_SIDE + 1))
+            if len(grid) > MAX_SIDE:
+                raise BoardError(f"a board may have at most {MAX_SIDE} rows, got an iterable of more")
         n = seq_size(grid)
         if n == 0:
             raise BoardError("a board must have at least one row")
@@ -141,6 +160,10 @@ cdef class GridReader:
         if isinstance(arr, np.ma.MaskedArray):
             raise BoardError("a masked array is not a board: fill the masked cells first "
                              "(e.g. grid.filled(0)) or pass grid.data")
+        if type(arr) is not np.ndarray:
+            # A subclass may override shape, strides or dtype; the cells are read through the
+            # pointer below, so take numpy's own view of the memory (C-level, no copy).
+            arr = np.asarray(arr)
         if arr.ndim != 2:
             raise BoardError(f"a board must be 2-D, got {arr.ndim} dimension(s)")
         if arr.shape[0] == 0 or arr.shape[1] == 0:
@@ -166,24 +189,17 @@ cdef class GridReader:
 
     cdef int bad_value(self, int r, int c) except -1:
         """Raise the BoardError for the refused value at (r, c)."""
-        value = self.grid[r, c] if self.kind == SRC_ARRAY else self.grid[r][c]
-        if isinstance(value, (bool, np.bool_)):
-            raise BoardError(f"board values must be integers, got a bool at {(r, c)}")
-        if isinstance(value, (int, np.integer)):
-            raise BoardError(f"board values must fit in int32, got {int(value)} at {(r, c)}")
-        if isinstance(value, (list, tuple, np.ndarray)):
-            raise BoardError(f"board values must be ints, got a {type(value).__name__} at {(r, c)} "
-                             "(a board is a 2-D grid of ints)")
-        raise BoardError(f"board values must be ints, got {_describe(value)} at {(r, c)}")
+        return refuse(self.grid[r, c] if self.kind == SRC_ARRAY else self.grid[r][c], r, c)
 
     cdef int32_t slow_value(self, object item, int r, int c) except? -1:
-        """A cell that is not a plain int: numpy integer scalars are ints; bools are not."""
+        """A cell that is not a plain int: int subclasses (an IntEnum) and numpy integer scalars
+        are ints, read through __index__ as checks.integer reads them; bools are not."""
         cdef object v
-        if isinstance(item, (bool, np.bool_)) or not isinstance(item, np.integer):
-            self.bad_value(r, c)
-        v = int(item)
+        if isinstance(item, (bool, np.bool_)) or not isinstance(item, (int, np.integer)):
+            refuse(item, r, c)
+        v = operator.index(item)
         if v < INT32_MIN_ or v > INT32_MAX_:
-            self.bad_value(r, c)
+            refuse(item, r, c)
         return <int32_t>v
 
     cdef int read_line(self, int r, int c, int dr, int dc, int n, int32_t *out) except -1:
@@ -193,6 +209,7 @@ cdef class GridReader:
         cdef char *p
         cdef Py_ssize_t step
         cdef PyObject *item
+        cdef object value
         if self.kind == SRC_ARRAY:
             p = self.data + r * self.rs + c * self.cs
             step = dr * self.rs + dc * self.cs
@@ -235,7 +252,12 @@ cdef class GridReader:
                     self.bad_value(r + i * dr, c + i * dc)
                 out[i] = <int32_t>v
             else:
-                out[i] = self.slow_value(<object>item, r + i * dr, c + i * dc)
+                # Our own reference: the cell's code (__class__, __int__, ...) may drop it from
+                # the row, and may shrink the row under the loop.
+                value = <object>item
+                out[i] = self.slow_value(value, r + i * dr, c + i * dc)
+                if seq_size(row) != self.cols:
+                    raise BoardError("the grid changed while it was being read")
         return 0
 
     cdef int32_t cell(self, int r, int c) except? -1:
@@ -399,11 +421,20 @@ def _generic_array(rows):
     """A list of rows that are not all lists or tuples (arrays, ranges, ...), as an ndarray;
     BoardError for anything that is not a rectangular grid of ints."""
     widths = set()
-    for row in rows:
+    for r, row in enumerate(rows):
         if isinstance(row, np.ma.MaskedArray):
             raise BoardError("a masked array is not a board row: fill the masked cells first")
         if isinstance(row, (str, bytes, bytearray)) or not hasattr(row, "__len__"):
             raise BoardError(f"each row of a board must be a sequence of ints, got {type(row).__name__}")
+        if isinstance(row, np.ndarray):
+            if row.ndim != 1:
+                raise BoardError(f"a board must be 2-D, got a row of shape {row.shape}")
+        else:
+            for c, value in enumerate(row):
+                # numpy would read a cell that is a sequence as more dimensions, following a list
+                # that holds itself 64 levels down (an array of 2**64 cells): refuse it first.
+                if hasattr(type(value), "__len__"):
+                    refuse(value, r, c)
         widths.add(len(row))
     if len(widths) != 1:
         raise BoardError(f"ragged board: rows have lengths {sorted(widths)}")

@@ -15,7 +15,7 @@ cdef class GridState:
     cdef void *shape_mem            # rowbits, colbits, cells, tid, slot: sized by the shape
     cdef int32_t *types_mem         # type_value, offset, count, pos: sized by the types
     cdef int pos_cap                # room in pos: the tiles the state was built with
-    cdef object view                # the read-only ndarray over the board's cells
+    cdef object view                # a weak reference to the read-only ndarray over the cells
     cdef int lock(self) except -1           # take the mutex (GIL released while waiting)
     cdef int lock_work(self) except -1      # ... and make sure the BFS buffers exist
     cdef void unlock(self) noexcept

@@ -24,6 +24,8 @@ from .grid cimport (GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_NONE, GRAVITY_RIGHT, GRA
                     lower_bound, put_tile, set_blocked, take_tile)
 from .path cimport best_path, path_work_alloc, path_work_free
 
+from weakref import ref as _weak_ref
+
 import numpy as np
 
 cnp.import_array()
@@ -310,7 +312,8 @@ cdef class GridState:
         """
         cdef cnp.npy_intp dims[2]
         cdef cnp.npy_intp strides[2]
-        if self.view is None:
+        view = None if self.view is None else self.view()
+        if view is None:
             dims[0] = self.g.rows
             dims[1] = self.g.cols
             strides[0] = self.g.W * sizeof(int32_t)
@@ -319,8 +322,11 @@ cdef class GridState:
                                    <void *>(self.g.cells + self.g.W + 1), sizeof(int32_t),
                                    cnp.NPY_ARRAY_ALIGNED, None)
             cnp.set_array_base(view, self)
-            self.view = view
-        return self.view
+            # Kept by a weak reference: a strong one is a cycle (state -> view -> state) that the
+            # collector cannot break (ndarrays are not tracked), so every state whose view was
+            # read leaked with all its memory.
+            self.view = _weak_ref(view)
+        return view
 
     def value_at(self, int p):
         return self.g.cells[p]
