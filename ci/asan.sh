@@ -4,7 +4,7 @@
 # the differential tests, the solver tests, the thread stress, the memory tests and a slice of the
 # fuzz suite with the ASan runtime preloaded. Any ASan report fails the run: ASan aborts the
 # process that made it, and every report (subprocesses' too) is also written to a log file that
-# is checked at the end. Runs as root on a clean clone (docs/fuzzing.md).
+# is checked at the end. Runs as root on a clean clone (docs/architecture.md, "Fuzzing, AddressSanitizer and the leak check").
 #
 #   ci/asan.sh                    # a few minutes of build, then at most ASAN_TEST_SECONDS of tests
 set -euo pipefail

@@ -2,7 +2,7 @@
 lists and generated board files (text, .json, .npy, hostile headers, binary junk, missing files,
 folders).
 
-The contract (docs/fuzzing.md): main never raises; it returns 0 (done), 1 (a negative answer) or
+The contract (docs/architecture.md, "Fuzzing, AddressSanitizer and the leak check"): main never raises; it returns 0 (done), 1 (a negative answer) or
 2 (bad input); a 2 comes with one line on stderr, ``llk <command>: error: ...`` (or the help text
 when no command is given), never a traceback. A file the command writes is complete or absent:
 every output named on the command line holds, after the call, either what it held before or a
