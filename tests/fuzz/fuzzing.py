@@ -70,7 +70,8 @@ class Hostile(Exception):
     """Raised by the hostile objects' own methods; it may pass through any call."""
 
 
-# What each entry point may raise (besides Hostile). docs/architecture.md ("Fuzzing, AddressSanitizer and the leak check") has the same table.
+# What each entry point may raise (besides Hostile); docs/architecture.md ("Fuzzing,
+# AddressSanitizer and the leak check") has the same table.
 GRID = (BoardError, TypeError)
 RAISES: Dict[str, Tuple[Type[BaseException], ...]] = {
     # module queries: a bad grid, point, rules or flag; rules= that conflict with a Board's
