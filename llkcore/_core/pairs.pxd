@@ -11,3 +11,6 @@ from .run cimport Budget
 # ``out == NULL`` only counts. Returns how many, or -1 when ``b`` (may be NULL) said stop.
 cdef int64_t list_moves(const Grid *g, PathWork *w, int max_turns, int32_t *out, int64_t cap,
                         Budget *b) noexcept nogil
+
+# Same-type pairs on the board: room for every removable pair.
+cdef int64_t pair_capacity(const Grid *g) noexcept nogil
