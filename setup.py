@@ -33,7 +33,7 @@ DIRECTIVES = {
 
 #: One extension module per kernel file, in dependency order (docs/architecture.md).
 KERNELS = ["alloc", "state", "path", "link", "pairs", "memo", "greedy", "matching", "peeling",
-           "pairing", "gravity_search", "solve", "deal"]
+           "pairing", "gravity_dead", "gravity_search", "solve", "deal"]
 
 # Flags by compiler family: (release, debug). GCC and clang share the "unix" family.
 FLAGS = {

@@ -1,8 +1,8 @@
 """The exact search under gravity (gravity_search.pyx): its verdicts, prunings and symmetry.
 
 - every verdict on boards up to 6x6 agrees with llkref.solve_exhaustive (all move orders, no
-  pruning) under every gravity direction, with each pruning (safe clearing, sleep sets) on and
-  off; every SOLVABLE answer replays with llk.verify and llkref.verify;
+  pruning) under every gravity direction, with each pruning (safe clearing, sleep sets, the dead
+  test at the root) on and off; every SOLVABLE answer replays with llk.verify and llkref.verify;
 - a board rotated a quarter turn, with its gravity direction turned with it, gets the same
   verdict (one search serves the four directions);
 - each pruning switched off alone gives the same verdicts on seeded deals too big for the
@@ -25,8 +25,8 @@ from test_solver import REF_NODE_LIMIT, assert_certificate, even_counts
 
 DIRECTIONS = ("down", "up", "left", "right")
 #: gravity_search.pyx's switches, and solve.pyx's "no quick phases".
-OPT_NO_SAFE, OPT_NO_SLEEP, OPT_NO_QUICK = 32, 64, 8
-PRUNING_OFF = (0, OPT_NO_SAFE, OPT_NO_SLEEP, OPT_NO_SAFE | OPT_NO_SLEEP)
+OPT_NO_SAFE, OPT_NO_SLEEP, OPT_NO_DEAD, OPT_NO_QUICK = 32, 64, 128, 8
+PRUNING_OFF = (0, OPT_NO_SAFE, OPT_NO_SLEEP, OPT_NO_DEAD, OPT_NO_SAFE | OPT_NO_SLEEP | OPT_NO_DEAD)
 #: A quarter turn clockwise (np.rot90(grid, -1)) takes "down" to "left", and so on.
 TURNED = {"down": "left", "left": "up", "up": "right", "right": "down"}
 
@@ -127,8 +127,9 @@ def test_a_turned_board_with_turned_gravity_gets_the_same_verdict(seed):
 
 @pytest.mark.parametrize("seed", range(12))
 def test_each_pruning_is_sound_on_its_own(seed):
-    """Safe clearing (32 off) and sleep sets (64 off), alone and together, with and without the
-    quick phases, give the full search's verdict on seeded deals too big for the reference."""
+    """Safe clearing (32 off), sleep sets (64 off) and the root's dead test (128 off), alone and
+    together, with and without the quick phases, give the full search's verdict on seeded deals
+    too big for the reference."""
     rng = np.random.default_rng(100 + seed)
     rows, cols = int(rng.integers(5, 9)), int(rng.integers(5, 9))
     copies = int(rng.choice([2, 4, 4, 6]))
@@ -158,6 +159,17 @@ def test_the_prunings_save_work():
         for options in PRUNING_OFF:
             totals[options] += kernel_solve(board, options, node_limit=100_000)[2]
     assert totals[0] < totals[OPT_NO_SAFE] and totals[0] < totals[OPT_NO_SLEEP], totals
+
+
+@pytest.mark.parametrize("gravity", DIRECTIONS)
+def test_big_random_deals_are_proved_dead_at_the_root(gravity):
+    """KShisen's largest size (16 rows x 30 columns, 120 types x 4; stacks 16 high, so 30 x 16
+    for sideways gravity) with gravity: the relaxed peeling with sinking tiles proves the deal
+    dead in one node; without it the search takes many."""
+    rows, cols = (16, 30) if gravity in ("down", "up") else (30, 16)
+    board = llk.generate(rows, cols, solvable=False, seed=1, rules=llk.Rules(gravity=gravity))
+    assert kernel_solve(board, 0)[::2] == (0, 1)
+    assert kernel_solve(board, OPT_NO_DEAD, node_limit=20_000)[2] > 100
 
 
 def test_same_board_same_moves_and_nodes():

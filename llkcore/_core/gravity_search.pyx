@@ -28,6 +28,11 @@ are not tried. Invariant: for every asleep move m of position s, s.m is dead (it
 a position already proved dead), so a position whose awake moves all fail is dead and may be
 stored in the table.
 
+Dead test at the root (OPT_NO_DEAD off). The relaxed peeling with sinking tiles
+(gravity_dead.pyx) proves most random big deals dead at once; it runs on the root only, where
+it is cheap next to what it saves (deeper nodes are mostly alive, and measured it costs more
+than it cuts).
+
 Move order and restarts. Rounds alternate two orders, each with a node budget that doubles every
 two rounds (the table of dead positions is kept): tops first (fewest tiles above the pair, then
 most hemmed in, then the smallest pair: removals that move nothing keep the structure), and a
@@ -39,6 +44,7 @@ from libc.stdlib cimport qsort
 from libc.string cimport memset
 
 from .alloc cimport IVec, grow, ivec_reserve, llk_free, llk_malloc
+from .gravity_dead cimport GDead, gdead_free, gdead_init, gdead_test
 from .gravity cimport put_pair, slide_room, take_pair
 from .grid cimport GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_UP, Grid, empty_neighbours
 from .link cimport link_cells
@@ -51,6 +57,7 @@ from .run cimport OPEN, ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record, sp
 cdef enum:
     OPT_NO_SAFE = 32
     OPT_NO_SLEEP = 64
+    OPT_NO_DEAD = 128
 
 # Largest type count the safe-clear rule looks at (its clearing search has SAFE_MAX / 2 levels).
 cdef enum:
@@ -95,6 +102,8 @@ cdef struct GSearch:
     int room                # ints of one level of ``trial`` (slide_room)
     int64_t *keys           # sort keys of one position's moves
     int64_t nkeys
+    int dead                # the dead test is still to run (on the root)
+    GDead D
 
 
 cdef inline void hash_tile(GSearch *S, int p, int t) noexcept nogil:
@@ -247,6 +256,12 @@ cdef int enter(GSearch *S, GFrame *f) noexcept nogil:
     if memo_has(&S.memo, f.k0, f.k1):
         return ST_DEAD
     f.next = 0
+    if S.dead and f == S.frames:
+        # The root only: deeper, the test costs more than the subtrees it cuts (docs/solver.md).
+        S.dead = False
+        if gdead_test(&S.D, g, c.w, c.max_turns) > 0:
+            memo_put(&S.memo, f.k0, f.k1)
+            return ST_DEAD
     if S.safe and safe_move(S, &a, &b):
         if f.nsleep and asleep(S, f, a, b):
             # Its child is dead (an asleep move), and this position stands or falls with it.
@@ -425,6 +440,7 @@ cdef int run_gravity_search(Ctx *c, int64_t memo_entries, uint64_t seed, int opt
     S.c = c
     S.safe = not (options & OPT_NO_SAFE)
     S.sleep = not (options & OPT_NO_SLEEP)
+    S.dead = not (options & OPT_NO_DEAD)
     S.by_column = c.gravity == GRAVITY_DOWN or c.gravity == GRAVITY_UP
     S.up = (-g.W if c.gravity == GRAVITY_DOWN else g.W if c.gravity == GRAVITY_UP
             else 1 if c.gravity == GRAVITY_LEFT else -1)
@@ -434,7 +450,7 @@ cdef int run_gravity_search(Ctx *c, int64_t memo_entries, uint64_t seed, int opt
     S.trial = <int32_t *>llk_malloc((SAFE_MAX // 2) * S.room * sizeof(int32_t))
     S.frames = <GFrame *>llk_malloc((g.tiles // 2 + 2) * sizeof(GFrame))
     if (S.z == NULL or S.tv == NULL or S.trial == NULL or S.frames == NULL
-            or not memo_init(&S.memo, memo_entries)):
+            or not memo_init(&S.memo, memo_entries) or (S.dead and not gdead_init(&S.D, g, S.up))):
         status = ST_MEMORY
     else:
         for i in range(HW):
@@ -452,6 +468,7 @@ cdef int run_gravity_search(Ctx *c, int64_t memo_entries, uint64_t seed, int opt
     llk_free(S.trial)
     llk_free(S.frames)
     memo_free(&S.memo)
+    gdead_free(&S.D)
     llk_free(S.cand.data)
     llk_free(S.asleep_moves.data)
     llk_free(S.gm.data)
