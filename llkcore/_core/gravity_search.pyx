@@ -33,11 +33,12 @@ Dead test at the root (OPT_NO_DEAD off). The relaxed peeling with sinking tiles
 it is cheap next to what it saves (deeper nodes are mostly alive, and measured it costs more
 than it cuts).
 
-Move order and restarts. Rounds alternate two orders, each with a node budget that doubles every
-two rounds (the table of dead positions is kept): tops first (fewest tiles above the pair, then
-most hemmed in, then the smallest pair: removals that move nothing keep the structure), and a
-seeded pseudo-random order (new in each round), which cuts the heavy tail of a fixed order.
-Node counts stay deterministic.
+Move order and restarts. The search runs in rounds with a node budget that starts at ROUND_BASE
+and doubles every two rounds; the table of dead positions is kept throughout. The first round
+plays tops first (fewest tiles above the pair, then most hemmed in, then the smallest pair:
+removals that move nothing keep the stacks as they are), which alone finds most certificates;
+every later round plays a pseudo-random order seeded by the round number, which cuts the heavy
+tail of any fixed order. Node counts stay deterministic.
 """
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport qsort
@@ -408,13 +409,13 @@ cdef int search(GSearch *S) noexcept nogil:
 
 
 cdef int run_rounds(GSearch *S) noexcept nogil:
-    """The search in rounds (module docstring): orders alternate, budgets double every two
-    rounds (ROUND_BASE nodes first), the table of dead positions is kept throughout."""
+    """The search in rounds (module docstring): tops first, then shuffled orders; budgets double
+    every two rounds (ROUND_BASE nodes first); the table of dead positions is kept throughout."""
     cdef Ctx *c = S.c
     cdef int64_t user_limit = c.b.node_limit, budget = ROUND_BASE
     cdef int status, r = 0
     while True:
-        S.order = ORDER_TOPS if r % 2 == 0 else ORDER_SHUFFLED
+        S.order = ORDER_TOPS if r == 0 else ORDER_SHUFFLED
         S.salt = mix64(<uint64_t>r)
         if user_limit < 0 or c.b.nodes + budget < user_limit:
             c.b.node_limit = c.b.nodes + budget
