@@ -14,9 +14,12 @@ fewest empty neighbours). The table gives, per size and gravity: the fractions w
 intervals, the fraction a one-playout check accepts beside the true solvable fraction, and the
 median and p99 solve time.
 
-  python bench/fractions.py                      the README table (hours on 2 cores)
+  python bench/fractions.py --results r.jsonl     the README table, keeping every deal's result
+                                                  (a rerun reads them and solves only the rest)
   python bench/fractions.py --deals 50 --large 20  a quick look
-  python bench/fractions.py --results r.jsonl    ... keeping every deal's result (resumable)
+
+Budgets: 1 s per deal for the three small sizes, 10 s for the large ones (``--time-limit``,
+``--large-time-limit``).
 
 Times are wall-clock seconds of one worker thread; with ``--workers`` above the free cores they
 grow and more deals hit the limit. Every answer is deterministic except which deals hit the
@@ -118,22 +121,27 @@ def interval(k: int, n: int) -> str:
     return f"{pct(k / n)}% [{pct(lo)}, {pct(hi)}]"
 
 
-def table(rows: Iterable[Tuple[str, Optional[str], List[dict]]], time_limit: float) -> str:
+def ms(x: float) -> str:
+    return f"{x:,.1f}" if x < 100 else f"{x:,.0f}"
+
+
+def table(rows: Iterable[Tuple[str, Optional[str], List[dict]]]) -> str:
     lines = ["| KShisen size (rows × cols) | gravity | deals | solvable | unsolvable | unknown | "
-             "one playout accepts | ms median / p99 |",
-             "|---|---|---|---|---|---|---|---|"]
+             "one playout accepts | ms median / p99 | limit |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for name, gravity, recs in rows:
         n = len(recs)
         v = np.array([r["verdict"] for r in recs])
-        ms = np.array([r["seconds"] for r in recs]) * 1e3
+        t = np.array([r["seconds"] for r in recs]) * 1e3
         free = sum(r["freedom"] for r in recs)
         rr, cc = recs[0]["rows"], recs[0]["cols"]
         lines.append(
             f"| {name} ({rr} × {cc}) | {gravity or '–'} | {n} | {interval(int((v == 1).sum()), n)} | "
             f"{interval(int((v == 0).sum()), n)} | {interval(int((v == -1).sum()), n)} | "
-            f"{interval(free, n)} | {np.median(ms):,.1f} / {np.percentile(ms, 99):,.0f} |")
+            f"{interval(free, n)} | {ms(np.median(t))} / {ms(np.percentile(t, 99))} | "
+            f"{recs[0]['time_limit']:g} s |")
     lines.append("")
-    lines.append(f"Percentages with 95% Wilson intervals; exact solver at {time_limit:g} s per deal.")
+    lines.append("Percentages with 95% Wilson intervals [low, high].")
     return "\n".join(lines)
 
 
@@ -142,7 +150,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--deals", type=int, default=1000, help="deals per small size (default 1000)")
     ap.add_argument("--large", type=int, default=200,
                     help="deals per large size, 24x12 and up (default 200)")
-    ap.add_argument("--time-limit", type=float, default=1.0, help="seconds per deal (default 1)")
+    ap.add_argument("--time-limit", type=float, default=1.0,
+                    help="seconds per deal of a small size (default 1)")
+    ap.add_argument("--large-time-limit", type=float, default=10.0,
+                    help="seconds per deal of a large size (default 10)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="threads")
     ap.add_argument("--sizes", nargs="+", choices=[s[0] for s in SIZES], help="only these sizes")
     ap.add_argument("--gravity", nargs="+", choices=["none", "down"], help="only these")
@@ -153,12 +164,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     groups = []
     for name, rows, cols in sizes:
         deals = args.large if name in LARGE else args.deals
+        limit = args.large_time_limit if name in LARGE else args.time_limit
         for gravity in gravities:
             cases = [(rows, cols, gravity, s) for s in range(deals)]
-            print(f"{name} ({rows} rows x {cols} cols), gravity {gravity}: {deals} deals",
-                  file=sys.stderr, flush=True)
-            groups.append((name, gravity, run(cases, args.time_limit, args.workers, args.results)))
-    print(table(groups, args.time_limit))
+            print(f"{name} ({rows} rows x {cols} cols), gravity {gravity}: {deals} deals, "
+                  f"{limit:g} s each", file=sys.stderr, flush=True)
+            groups.append((name, gravity, run(cases, limit, args.workers, args.results)))
+    print(table(groups))
     return 0
 
 
