@@ -200,3 +200,12 @@ def test_a_failed_allocation_frees_everything_and_raises(gravity):
         _alloc.fail_allocations_after(None)
     sol = llk.solve(board)
     assert sol.verdict == expected.verdict and sol.nodes == expected.nodes
+
+
+def test_the_root_dead_test_keeps_to_the_time_limit():
+    """200 types of 50 tiles: one peeling pass tries many pairs; the clock is read inside it."""
+    board = llk.generate(100, 100, copies=50, solvable=False, seed=1,
+                         rules=llk.Rules(gravity="down"))
+    sol = llk.solve(board, time_limit=0.1)
+    assert sol.verdict == llk.Verdict.UNKNOWN and sol.reason == "time_limit"
+    assert sol.seconds < 2.0

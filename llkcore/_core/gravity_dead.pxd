@@ -4,6 +4,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t
 
 from .grid cimport Grid
 from .path cimport PathWork
+from .run cimport Budget
 
 # Most pairs of heights may_link tries for one pair of tiles; above it, it says "may link".
 cdef enum:
@@ -25,5 +26,6 @@ cdef struct GDead:
 # Work space for boards shaped like g, gravity against ``up``; False (nothing held) when out of memory.
 cdef bint gdead_init(GDead *D, const Grid *g, int up) noexcept nogil
 cdef void gdead_free(GDead *D) noexcept nogil
-# The relaxed peeling under gravity: the tiles it leaves (> 0: the position is dead). g is not changed.
-cdef int gdead_test(GDead *D, const Grid *g, PathWork *w, int max_turns) noexcept nogil
+# The relaxed peeling under gravity: the tiles it leaves (> 0: the position is dead; 0 also when
+# the budget ``b`` said stop). g is not changed.
+cdef int gdead_test(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget *b) noexcept nogil

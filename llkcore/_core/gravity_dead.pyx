@@ -32,6 +32,7 @@ from .alloc cimport llk_calloc, llk_free, llk_malloc
 from .grid cimport Grid, set_blocked
 from .link cimport link_cells
 from .path cimport PathWork
+from .run cimport Budget, still_time
 
 
 cdef inline bint inside(const Grid *g, int p) noexcept nogil:
@@ -125,8 +126,10 @@ cdef inline void count_x(GDead *D, const Grid *g, int p, int *below, int *above)
     above[0] = n
 
 
-cdef bint may_link(GDead *D, const Grid *g, PathWork *w, int max_turns, int x, int y) noexcept nogil:
-    """Could x (in X) link to y (present) in a position where every tile of X is still there?"""
+cdef bint may_link(GDead *D, const Grid *g, PathWork *w, int max_turns, int x, int y,
+                   Budget *b) noexcept nogil:
+    """Could x (in X) link to y (present) in a position where every tile of X is still there?
+    Also True when ``b`` says stop (the caller then gives up)."""
     cdef int lox, ax, loy, ay, hix = D.height[x], hiy = D.height[y], hx, hy, top, between = 0
     cdef int bx = D.bottom[x], by = D.bottom[y], mx, my
     cdef bint same = bx == by, ok
@@ -141,6 +144,8 @@ cdef bint may_link(GDead *D, const Grid *g, PathWork *w, int max_turns, int x, i
         between = ax - ay - D.inx[y] if hiy > hix else ay - ax - D.inx[x]
     for hx in range(lox, hix + 1):
         for hy in range(loy, hiy + 1):
+            if not still_time(b):
+                return True
             D.work += 1
             if same:
                 if (hy < hx + 1 + between) if hiy > hix else (hx < hy + 1 + between):
@@ -162,9 +167,9 @@ cdef bint may_link(GDead *D, const Grid *g, PathWork *w, int max_turns, int x, i
     return False
 
 
-cdef int gdead_test(GDead *D, const Grid *g, PathWork *w, int max_turns) noexcept nogil:
-    """The relaxed peeling (module docstring): the tiles it leaves (0: not proved dead).
-    g is not changed."""
+cdef int gdead_test(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget *b) noexcept nogil:
+    """The relaxed peeling (module docstring): the tiles it leaves (0: not proved dead, also
+    when ``b`` said stop: its reason is in b.stop). g is not changed."""
     cdef int HW = g.H * g.W, t, i, j, n = 0, x, y, p, k, hmax = g.rows + g.cols + 1
     cdef bint changed = True, ok
     # X := every tile, highest first (so one pass peels stacks from the top); B := the board.
@@ -199,7 +204,7 @@ cdef int gdead_test(GDead *D, const Grid *g, PathWork *w, int max_turns) noexcep
             ok = False
             for j in range(g.count[t]):
                 y = g.pos[g.offset[t] + j]
-                if y != x and may_link(D, g, w, max_turns, x, y):
+                if y != x and may_link(D, g, w, max_turns, x, y, b):
                     ok = True
                     break
             if ok:
@@ -216,4 +221,4 @@ cdef int gdead_test(GDead *D, const Grid *g, PathWork *w, int max_turns) noexcep
         n = k
     for i in range(n):
         D.inx[D.xs[i]] = 0
-    return n
+    return 0 if b.stop else n

@@ -260,9 +260,11 @@ cdef int enter(GSearch *S, GFrame *f) noexcept nogil:
     if S.dead and f == S.frames:
         # The root only: deeper, the test costs more than the subtrees it cuts (docs/solver.md).
         S.dead = False
-        if gdead_test(&S.D, g, c.w, c.max_turns) > 0:
+        if gdead_test(&S.D, g, c.w, c.max_turns, &c.b) > 0:
             memo_put(&S.memo, f.k0, f.k1)
             return ST_DEAD
+        if c.b.stop:
+            return c.b.stop
     if S.safe and safe_move(S, &a, &b):
         if f.nsleep and asleep(S, f, a, b):
             # Its child is dead (an asleep move), and this position stands or falls with it.
