@@ -14,7 +14,6 @@ The extensions are compiled in parallel, one job per core.
 import os
 
 import numpy
-from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
@@ -32,23 +31,41 @@ DIRECTIVES = {
 }
 
 #: One extension module per kernel file, in dependency order (docs/architecture.md).
-KERNELS = ["alloc", "state", "path", "link", "pairs", "memo", "greedy", "matching", "peeling",
-           "pairing", "gravity_dead", "gravity_search", "solve", "deal"]
+KERNELS = ["alloc", "reach", "state", "path", "run", "link", "reader", "pairs", "memo", "greedy",
+           "matching", "peeling", "pairing", "gravity_dead", "gravity_search", "solve", "deal",
+           "playouts"]
 
-# Flags by compiler family: (release, debug). GCC and clang share the "unix" family.
+# Flags by compiler family: (release, debug). GCC and clang share the "unix" family. A release
+# build drops the debug information Python's own CFLAGS ask for (-g0 after them): the wheel
+# shrinks from 2.2 MB to about 0.5 MB and compiles faster.
 FLAGS = {
     "msvc": (["/O2"], ["/Od", "/Zi"]),
-    "unix": (["-O3"], ["-O0", "-g"]),
+    "unix": (["-O3", "-g0"], ["-O0", "-g"]),
 }
 
 
 class BuildKernels(build_ext):
-    """build_ext with per-compiler flags and one parallel job per core."""
+    """build_ext that runs Cython first (only when kernels are built: making an sdist does not
+    need the C), with per-compiler flags and one parallel job per core."""
 
     def finalize_options(self):
         super().finalize_options()
         if self.parallel is None:
             self.parallel = os.cpu_count() or 1
+
+    def run(self):
+        from Cython.Build import cythonize
+
+        # One folder of generated C per configuration: Cython decides what to regenerate by
+        # timestamps, not by directives, so a debug build must never reuse release C.
+        flavour = ("debug" if DEBUG else "release") + (f"-{SANITIZE}" if SANITIZE else "")
+        generated = cythonize(self.extensions, compiler_directives=DIRECTIVES, quiet=True,
+                              nthreads=os.cpu_count() or 1,
+                              build_dir=os.path.join("build", f"cython-{flavour}"))
+        sources = {ext.name: ext.sources for ext in generated}
+        for ext in self.extensions:          # keep the objects setuptools has prepared
+            ext.sources = sources[ext.name]
+        super().run()
 
     def build_extensions(self):
         family = "msvc" if self.compiler.compiler_type == "msvc" else "unix"
@@ -76,8 +93,4 @@ extensions = [
     for name in KERNELS
 ]
 
-setup(
-    ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES, quiet=True,
-                          nthreads=os.cpu_count() or 1),
-    cmdclass={"build_ext": BuildKernels},
-)
+setup(ext_modules=extensions, cmdclass={"build_ext": BuildKernels})

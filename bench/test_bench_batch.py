@@ -2,7 +2,9 @@
 ``llk analyze --size 18x8 --count 1000``), workers=2 against workers=1 in the same run.
 
 The group pairs a ``_core`` run (2 threads) with a ``_ref`` run (1 thread) of the same work, so
-the gate's ratio ref/core is the thread speed-up (target >= 1.8x on 2 cores). Each board gets a
+ref/core is the thread speed-up (1.8x or more on an idle 2-core machine). It is reported, not
+gated: it measures free cores, and drops whenever other processes share the machine; that the
+kernels release the GIL is gated by test_bench_gil.py instead. Each board gets a
 node budget so that one very hard board (some 18x8 deals take the exact search 10^6 nodes) cannot
 dominate the wall time: this measures the pool, not the solver's tail. Throughput (boards per
 second) is recorded in extra_info.

@@ -1,29 +1,29 @@
 """llkcore: a fast, exact engine for the tile-matching game 连连看 (Link-up / Onet / Shisen-Sho).
 
-The public API is re-exported here; see README.md and DESIGN.md.
+The public API is re-exported here; see README.md and docs/architecture.md.
 """
 try:
     from ._core import state as _state_check  # noqa: F401
-except ImportError as exc:  # pragma: no cover - exercised only on a broken install
-    raise ImportError(
-        "llkcore's compiled kernels are missing or failed to load "
-        f"({exc}). llkcore has no slow fallback: build them with `pip install .` from the "
-        "source tree (needs a C compiler; Cython and numpy are fetched by pip)."
-    ) from exc
+except ImportError as exc:
+    from ._missing import kernels_missing
 
-from .board import MAX_SIDE, Board, can_link, find_path, moves
+    raise kernels_missing(exc) from exc
+
+from .board import MAX_SIDE, Board, Hint, Traps, can_link, find_path, hint, moves
 from .index import Index
-from .generate import generate
-from .errors import BoardError, CoordinateError, IllegalMove
-from .rules import GRAVITIES, Rules
+from .deals import generate
+from .errors import BoardError, CoordinateError, DealError, IllegalMove
+from .rules import GRAVITIES, PRESETS, Rules
 from .solver import STRATEGIES, Solution, Solver, Verdict, solve, verify
 from .batch import Analysis, analyze
+from .difficulty import DIFFICULTIES, Rating, rate
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Board", "BoardError", "CoordinateError", "GRAVITIES", "IllegalMove", "MAX_SIDE", "Rules",
-    "Index", "can_link", "find_path", "generate", "moves",
+    "Board", "BoardError", "CoordinateError", "DealError", "GRAVITIES", "IllegalMove", "MAX_SIDE",
+    "PRESETS", "Rules", "Index", "can_link", "find_path", "generate", "hint", "moves",
+    "Hint", "Traps",
     "STRATEGIES", "Solution", "Solver", "Verdict", "solve", "verify",
-    "Analysis", "analyze",
+    "Analysis", "analyze", "DIFFICULTIES", "Rating", "rate",
 ]

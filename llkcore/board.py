@@ -1,116 +1,75 @@
-"""Board: one game position with its rules, history and index; plus the module-level queries.
+"""Board: one game position with its rules, history and index; and the module-level queries.
 
-The facade validates everything (grid dtype and shape, points, rules) and converts user
-coordinates to the kernels' padded cell indices; the kernels trust what they get.
+The facade checks everything a user passes in (checks.py; boards through the compiled reader,
+``_core/reader.pyx``) and turns points into the kernels' padded cells (coords.py); the kernels
+trust what they get. See docs/architecture.md ("Layers", "Threads").
 """
 from __future__ import annotations
 
-import operator
-from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
+import threading
+from typing import (TYPE_CHECKING, Any, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple,
+                    Union)
 
 import numpy as np
 
+from . import _deals, _insight
 from ._core import link as _link
 from ._core import pairs as _pairs
-from ._core.state import GridState
+from ._core import state as _state
+from ._core.reader import GridReader
+from ._core.state import MAX_SIDE, GridState
+from ._insight import Hint, Traps
+from .checks import flag, point as check_point, seconds as check_seconds
+from .coords import Move, Point, cells_of, moves_of, point_of, points_of
 from .errors import BoardError, CoordinateError, IllegalMove
 from .index import Index
-from .rules import Rules, as_rules
+from .rules import DEFAULT_RULES, Rules, as_rules
+from .verdict import Verdict
 
-Point = Tuple[int, int]
-Move = Tuple[Point, Point]
+if TYPE_CHECKING:
+    from .render import Picture
+
 GridLike = Union["Board", np.ndarray, Sequence[Sequence[int]]]
 
-#: Largest number of rows and of columns a board may have.
-MAX_SIDE = 1024
-
-_INT32_MIN = -(2**31)
-_INT32_MAX = 2**31 - 1
+__all__ = ["Board", "GridLike", "Hint", "MAX_SIDE", "Move", "Point", "Traps", "can_link",
+           "find_path", "moves", "hint", "parse_text", "grid_to_text"]
 
 # First item of an undo/redo record for a reshuffle (removal records start with a cell index).
 _SHUFFLE = "shuffle"
 
 
-def as_grid_array(grid: Any) -> np.ndarray:
-    """Validate a grid and return it as a C-contiguous int32 (rows, cols) array (a new copy).
-
-    Accepts a 2-D ndarray of any integer dtype and memory order, or a list of equal-length
-    lists of ints. Raises BoardError on anything else.
-    """
+def _state_of(grid: Any, rules: Rules) -> GridState:
+    """A new kernel state for ``grid`` (every cell checked), compacted under gravity."""
     if isinstance(grid, Board):
-        return np.array(grid.grid, dtype=np.int32)
-    if isinstance(grid, np.ndarray):
-        arr = grid
+        state = (grid._state.copy() if grid._rules.border == rules.border
+                 else GridReader(grid.grid).state(rules.border))
     else:
-        if isinstance(grid, (str, bytes)) or not isinstance(grid, Iterable):
-            raise BoardError(f"a board must be a 2-D grid of ints, got {type(grid).__name__}")
-        rows = [row for row in grid]
-        if not rows:
-            raise BoardError("a board must have at least one row")
-        widths = set()
-        for row in rows:
-            if isinstance(row, (str, bytes)) or not hasattr(row, "__len__"):
-                raise BoardError(f"each row of a board must be a sequence of ints, got {type(row).__name__}")
-            widths.add(len(row))
-        if len(widths) != 1:
-            raise BoardError(f"ragged board: rows have lengths {sorted(widths)}")
-        try:
-            arr = np.array(rows)
-        except (ValueError, TypeError, OverflowError) as exc:
-            raise BoardError(f"a board must be a 2-D grid of ints: {exc}") from None
-        if arr.dtype.kind in "iu" and any(isinstance(v, (bool, np.bool_)) for row in rows for v in row):
-            # numpy would read True as 1; a bool is not a tile type.
-            raise BoardError("board values must be integers, got a bool")
-        if arr.dtype == object:
-            # Python ints beyond int64, or mixed objects.
-            if all(isinstance(v, int) and not isinstance(v, bool) for v in arr.ravel()):
-                raise BoardError("board values must fit in int32")
-            raise BoardError("board values must be ints")
-    if arr.ndim != 2:
-        raise BoardError(f"a board must be 2-D, got {arr.ndim} dimension(s)")
-    if arr.shape[0] == 0 or arr.shape[1] == 0:
-        raise BoardError(f"a board must not be empty, got shape {arr.shape}")
-    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
-        raise BoardError(f"board values must be integers, got dtype {arr.dtype}")
-    if arr.shape[0] > MAX_SIDE or arr.shape[1] > MAX_SIDE:
-        raise BoardError(f"a board may have at most {MAX_SIDE} rows and {MAX_SIDE} columns, got {arr.shape}")
-    if arr.dtype.itemsize > 4 or arr.dtype == np.uint32:
-        lo, hi = int(arr.min()), int(arr.max())
-        if lo < _INT32_MIN or hi > _INT32_MAX:
-            raise BoardError(f"board values must fit in int32, got range [{lo}, {hi}]")
-    return np.array(arr, dtype=np.int32, order="C", copy=True)
-
-
-def _as_int(value: Any, what: str) -> int:
-    if isinstance(value, (bool, np.bool_)):
-        raise CoordinateError(f"{what} must be an int, got bool")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise CoordinateError(f"{what} must be an int, got {type(value).__name__}") from None
+        state = GridReader(grid).state(rules.border)
+    if rules.gravity is not None:
+        state.compact(rules.gravity_code)
+    return state
 
 
 class Board:
     """A game position: the grid, the rules, the type index, undo/redo history.
 
     The constructor copies the grid; with gravity the board starts compacted. Build one Board per
-    screen and query it: each module-level function converts its grid on every call.
+    screen (or ``update`` it with the next screen) and query it.
+
+    Threads may share a Board: every method is safe to call from many threads at once; each
+    query sees the position before or after a concurrent change, never half of one
+    (docs/architecture.md, "Threads").
     """
 
     __slots__ = ("_state", "_rules", "_rows", "_cols", "_width", "_turns", "_gravity",
-                 "_undo", "_redo", "certificate", "__weakref__")
+                 "_undo", "_redo", "_writer", "_labels", "certificate", "seed", "_insight",
+                 "__weakref__")
 
     def __init__(self, grid: GridLike, rules: Optional[Rules] = None) -> None:
-        self._build(grid, as_rules(rules), compact=True)
+        rules = DEFAULT_RULES if rules is None else as_rules(rules)
+        self._init(_state_of(grid, rules), rules)
 
-    def _build(self, grid: GridLike, rules: Rules, compact: bool) -> None:
-        self._init_state(GridState(as_grid_array(grid), rules.border), rules)
-        if compact and rules.gravity is not None:
-            self._state.compact(self._gravity)
-        #: The removal sequence that clears this board, when it was generated or reshuffled.
-        self.certificate: Optional[List[Move]] = None
-
-    def _init_state(self, state: GridState, rules: Rules) -> None:
+    def _init(self, state: GridState, rules: Rules) -> None:
         self._state = state
         self._rules = rules
         self._rows = state.rows
@@ -120,8 +79,15 @@ class Board:
         self._gravity = rules.gravity_code
         self._undo: list = []
         self._redo: list = []
+        self._writer = threading.Lock()     # held by every change: history stays in step
+        self._labels: Optional[Dict[int, Hashable]] = None
+        self._insight: Optional[_insight.Insight] = None    # made on the first play-time query
+        #: The removal sequence that clears this board, when it was generated or reshuffled.
+        self.certificate: Optional[List[Move]] = None
+        #: The seed ``llk.generate`` dealt this board from (None for a board it did not deal).
+        self.seed: Optional[int] = None
 
-    # ---- construction from and to text ------------------------------------------------------
+    # ---- other ways in and out ----------------------------------------------------------------
 
     @classmethod
     def from_text(cls, text: str, rules: Optional[Rules] = None) -> "Board":
@@ -134,6 +100,61 @@ class Board:
     def to_text(self) -> str:
         """The grid as text that from_text reads back: ``.`` for empty, ``#`` for -1."""
         return grid_to_text(self.grid)
+
+    @classmethod
+    def from_labels(cls, grid: Iterable[Iterable[Hashable]], *, empty: Hashable = None,
+                    walls: Iterable[Hashable] = (), rules: Optional[Rules] = None) -> "Board":
+        """A Board from any hashable labels, as a screen reader sees tiles: strings, tuples, ints.
+
+        ``empty``: the label of an empty cell. ``walls``: labels of cells that are never removed
+        and block paths (locked cells, obstacles). Every other label is a tile type; types are
+        numbered 1, 2, ... and walls -1, -2, ... in order of first appearance (row by row).
+        ``board.labels`` maps these numbers back to the labels; ``board.label_at(point)`` reads
+        one cell. ``update`` then takes grids of labels too.
+        """
+        labels: Dict[int, Hashable] = {}
+        board = cls(_label_grid(grid, empty, walls, labels), rules=rules)
+        board._labels = labels
+        return board
+
+    @property
+    def labels(self) -> Optional[Dict[int, Hashable]]:
+        """For a board made by ``from_labels``: type (> 0) and wall (< 0) numbers -> labels."""
+        return None if self._labels is None else dict(self._labels)
+
+    def label_at(self, point: Point) -> Hashable:
+        """The label of the cell at ``point``: its tile's or wall's label, or the board's
+        ``empty`` label (None for a board not made by ``from_labels``: then the cell's value)."""
+        r, c = check_point(point, self._rows, self._cols)
+        value = int(self._state.value_at(self._cell_of(r, c)))
+        if self._labels is None:
+            return value
+        return self._labels.get(value, self._labels.get(0))
+
+    def update(self, grid: Any) -> None:
+        """Load the next screen of the same shape: same rules, history and certificate cleared.
+
+        Costs what building a Board costs. ``grid`` holds labels when the board was made by
+        ``from_labels`` (new labels get new numbers). A grid of another shape or with a bad cell
+        raises BoardError and leaves the board as it was.
+        """
+        labels = None
+        if self._labels is not None:
+            labels = dict(self._labels)
+            walls = [label for number, label in labels.items() if number < 0]
+            grid = _label_grid(grid, labels.get(0), walls, labels)
+        state = _state_of(grid, self._rules)
+        if (state.rows, state.cols) != (self._rows, self._cols):
+            raise BoardError(f"update needs a grid of shape {(self._rows, self._cols)}, "
+                             f"got {(state.rows, state.cols)}")
+        with self._writer:
+            self._state.load(state)
+            self._undo.clear()
+            self._redo.clear()
+            self.certificate = None
+            self.seed = None
+            if labels is not None:
+                self._labels = labels
 
     # ---- read-only state ----------------------------------------------------------------------
 
@@ -155,7 +176,8 @@ class Board:
 
     @property
     def grid(self) -> np.ndarray:
-        """Read-only int32 view of the current grid (live: copy it to keep a snapshot)."""
+        """Read-only int32 view of the current grid (live: copy it to keep a snapshot). It cannot
+        be made writeable; the board changes only through its methods."""
         return self._state.grid_view()
 
     @property
@@ -167,34 +189,31 @@ class Board:
 
     # ---- points -------------------------------------------------------------------------------
 
-    def _cell(self, point: Any) -> int:
-        """Padded cell index of a (row, col) point on the board; CoordinateError otherwise."""
-        try:
-            r, c = point
-        except (TypeError, ValueError):
-            raise CoordinateError(f"a point must be a (row, col) pair, got {point!r}") from None
-        if type(r) is not int:
-            r = _as_int(r, "row")
-        if type(c) is not int:
-            c = _as_int(c, "col")
-        if not (0 <= r < self._rows and 0 <= c < self._cols):
-            raise CoordinateError(f"point {(r, c)} is off the {self._rows}x{self._cols} board")
+    def _cell_of(self, r: int, c: int) -> int:
+        return (r + 1) * self._width + c + 1
+
+    def _cell(self, p: Any) -> int:
+        """Padded cell of a (row, col) point on the board; CoordinateError otherwise."""
+        r, c = check_point(p, self._rows, self._cols)
         return (r + 1) * self._width + c + 1
 
     def _point(self, cell: int) -> Point:
-        r, c = divmod(int(cell), self._width)
-        return (r - 1, c - 1)
+        return point_of(cell, self._width)
 
-    def _cells_array(self, queries: Any) -> np.ndarray:
-        """Validate a (k, 4) array of (r1, c1, r2, c2) and return (k, 2) padded cells."""
-        q = np.asarray(queries)
+    def _query_cells(self, queries: Any) -> np.ndarray:
+        """Check a (k, 4) array of (r1, c1, r2, c2) and return (k, 2) padded cells."""
+        try:
+            q = np.asarray(queries)
+        except ValueError:
+            raise CoordinateError("queries must be a (k, 4) array of ints (rows of r1, c1, r2, c2); "
+                                  "got a ragged sequence") from None
         if q.ndim == 1 and q.size == 0:
             return np.empty((0, 2), dtype=np.int32)     # [] : no queries
         if q.ndim != 2 or q.shape[1] != 4:
             raise CoordinateError(f"queries must have shape (k, 4), got {q.shape}")
         if q.shape[0] == 0:
             return np.empty((0, 2), dtype=np.int32)
-        if q.dtype == np.bool_ or not np.issubdtype(q.dtype, np.integer):
+        if q.dtype.kind not in "iu":
             raise CoordinateError(f"queries must be integers, got dtype {q.dtype}")
         rows = q[:, 0::2]
         cols = q[:, 1::2]
@@ -203,8 +222,7 @@ class Board:
             i = int(np.argwhere(bad)[0][0])
             raise CoordinateError(f"query {i} {tuple(int(v) for v in q[i])} is off the "
                                   f"{self._rows}x{self._cols} board")
-        cells = (rows.astype(np.int64) + 1) * self._width + cols + 1
-        return np.ascontiguousarray(cells, dtype=np.int32)
+        return cells_of(q, self._width)
 
     # ---- queries ------------------------------------------------------------------------------
 
@@ -220,30 +238,49 @@ class Board:
 
         queries: (k, 4) integer array-like of (r1, c1, r2, c2). Returns a (k,) bool array.
         """
-        cells = self._cells_array(queries)
+        cells = self._query_cells(queries)
         return _link.link_many(self._state, cells, self._turns).view(np.bool_)
 
     def find_path(self, a: Point, b: Point) -> Optional[List[Point]]:
         """Corner points of the path to draw (endpoints included), or None if they do not link.
 
-        The path has the fewest turns, then the shortest length; ties break deterministically.
-        Points on the ring outside the board have row -1 / rows or col -1 / cols.
+        The path has the fewest turns, then the shortest length; ties break as llkref's
+        ``find_path`` documents. Points on the ring outside the board have row -1 / rows or
+        col -1 / cols.
         """
         return _link.path(self._state, self._cell(a), self._cell(b), self._turns)
 
     def moves(self) -> List[Move]:
         """Every removable pair ((r1, c1), (r2, c2)) with the first point smaller, sorted."""
-        return [((r1, c1), (r2, c2)) for r1, c1, r2, c2 in self.moves_array().tolist()]
+        return moves_of(_pairs.moves_cells(self._state, self._turns), self._width)
 
-    def moves_array(self) -> np.ndarray:
-        """Every removable pair as a sorted (k, 4) int32 array of (r1, c1, r2, c2)."""
-        return _pairs.moves_points(self._state, self._turns)
+    def moves_array(self, *, with_turns: bool = False) -> np.ndarray:
+        """Every removable pair as a sorted (k, 4) int32 array of (r1, c1, r2, c2).
 
-    def hint(self) -> Optional[Move]:
+        ``with_turns=True``: (k, 5) rows ``r1, c1, r2, c2, turns``, turns being the fewest turns
+        of a path joining the pair (0 straight, 1, 2, ...), found without building any path.
+        """
+        if not flag(with_turns, "with_turns"):
+            return points_of(_pairs.moves_cells(self._state, self._turns), self._width)
+        cells, turns = _pairs.moves_turns(self._state, self._turns)
+        return np.concatenate([points_of(cells, self._width), turns[:, None]], axis=1)
+
+    def hint(self, *, safe: bool = False,
+             time_limit: Optional[float] = 1.0) -> Optional[Union[Move, Hint]]:
         """The move to suggest, or None when stuck or clear.
 
         Deterministic: fewest turns, then shortest path, then the smallest pair.
+
+        ``safe=True``: a move that keeps the position winnable, as an ``llk.Hint`` (a move
+        tuple with a ``verdict``): the first move of a clearing sequence from here, or a move
+        ahead of it in the order above proved safe too. ``hint.safe`` (verdict SOLVABLE) says it
+        was proved; otherwise it is the plain hint and ``hint.verdict`` says why: UNSOLVABLE,
+        the game is already lost; UNKNOWN, not decided within ``time_limit`` seconds (positive,
+        or None for no limit).
         """
+        check_seconds(time_limit, "time_limit", positive=True)
+        if flag(safe, "safe"):
+            return self._safe_hint(time_limit)
         found = _pairs.hint(self._state, self._turns)
         if found is None:
             return None
@@ -263,74 +300,75 @@ class Board:
 
     # ---- moves and history --------------------------------------------------------------------
 
-    def _check_move(self, a: Any, b: Any) -> Tuple[int, int, List[Point]]:
-        """Padded cells and path of a legal removal, or IllegalMove saying why not."""
-        try:
-            pa = self._cell(a)
-            pb = self._cell(b)
-        except CoordinateError as exc:
-            raise IllegalMove(str(exc)) from None
-        if pa == pb:
-            raise IllegalMove(f"{a} and {b} are the same cell")
-        for p, pt in ((pa, a), (pb, b)):
-            v = self._state.value_at(p)
-            if v == 0:
-                raise IllegalMove(f"{tuple(pt)} is empty")
-            if v < 0:
-                raise IllegalMove(f"{tuple(pt)} is a wall")
-        va, vb = self._state.value_at(pa), self._state.value_at(pb)
-        if va != vb:
-            raise IllegalMove(f"{tuple(a)} holds type {va} and {tuple(b)} type {vb}: not the same type")
-        path = _link.path(self._state, pa, pb, self._turns)
-        if path is None:
-            raise IllegalMove(f"no path joins {tuple(a)} and {tuple(b)} within "
-                              f"{self._turns} turn(s)")
-        return pa, pb, path
-
     def remove(self, a: Point, b: Point) -> List[Point]:
         """Remove the pair at a and b and apply gravity; returns the path used.
 
         Raises IllegalMove (board unchanged) if the rules forbid it. Clears the redo list.
         """
-        pa, pb, path = self._check_move(a, b)
-        self._apply(pa, pb)
-        self._redo.clear()
+        try:
+            pa = self._cell(a)
+            pb = self._cell(b)
+        except CoordinateError as exc:
+            raise IllegalMove(str(exc)) from None
+        with self._writer:
+            value = self._state.value_at(pa)
+            code, path, moved = self._state.try_remove(pa, pb, self._turns, self._gravity)
+            if code:
+                raise IllegalMove(self._refusal(code, path, a, b, pa, pb))
+            self._undo.append((pa, pb, value, moved))
+            self._redo.clear()
         return path
 
-    def _apply(self, pa: int, pb: int) -> None:
-        value = self._state.value_at(pa)
-        moved = self._state.remove_pair(pa, pb, self._gravity)
-        self._undo.append((pa, pb, value, moved))
+    def _refusal(self, code: int, which: int, a: Any, b: Any, pa: int, pb: int) -> str:
+        """Why try_remove refused a move, in words."""
+        pts = (self._point(pa), self._point(pb))
+        if code == _state.REMOVE_SAME_CELL:
+            return f"{pts[0]} and {pts[1]} are the same cell"
+        if code == _state.REMOVE_EMPTY:
+            return f"{pts[which]} is empty"
+        if code == _state.REMOVE_WALL:
+            return f"{pts[which]} is a wall"
+        if code == _state.REMOVE_TYPES:
+            return (f"{pts[0]} holds type {self._state.value_at(pa)} and {pts[1]} type "
+                    f"{self._state.value_at(pb)}: not the same type")
+        return f"no path joins {pts[0]} and {pts[1]} within {self._turns} turn(s)"
 
     def undo(self) -> bool:
         """Take back the last removal (gravity included) or reshuffle exactly. False if none."""
-        if not self._undo:
-            return False
-        record = self._undo.pop()
-        if record[0] == _SHUFFLE:
-            _, cells, before, _, certificate_before, _ = record
-            self._state.retype(cells, before)
-            self.certificate = certificate_before
-            self._redo.append(record)
+        with self._writer:
+            if not self._undo:
+                return False
+            record = self._undo.pop()
+            if record[0] == _SHUFFLE:
+                _, cells, before, _, certificate_before, _ = record
+                self._state.retype(cells, before)
+                self.certificate = certificate_before
+                self._redo.append(record)
+                return True
+            pa, pb, value, moved = record
+            self._state.restore_pair(pa, pb, value, value, moved)
+            self._redo.append((pa, pb))
             return True
-        pa, pb, value, moved = record
-        self._state.restore_pair(pa, pb, value, value, moved)
-        self._redo.append((pa, pb))
-        return True
 
     def redo(self) -> bool:
         """Replay the last undone removal or reshuffle. False if there is none."""
-        if not self._redo:
-            return False
-        record = self._redo.pop()
+        with self._writer:
+            if not self._redo:
+                return False
+            self._replay(self._redo.pop())
+            return True
+
+    def _replay(self, record: tuple) -> None:
+        """Make an undone step again (redo); writer lock held."""
         if record[0] == _SHUFFLE:
             self._state.retype(record[1], record[3])
             self.certificate = record[5]
             self._undo.append(record)
-            return True
-        pa, pb = record
-        self._apply(pa, pb)
-        return True
+            return
+        pa, pb = record[0], record[1]
+        value = self._state.value_at(pa)
+        moved = self._state.remove_pair(pa, pb, self._gravity)
+        self._undo.append((pa, pb, value, moved))
 
     def shuffle(self, *, solvable: bool = True, seed: Optional[int] = None) -> None:
         """Redistribute the types of the tiles left over the same cells, as one undoable step.
@@ -342,14 +380,19 @@ class Board:
         None. ``seed`` as in llk.generate. Clears the redo list; undo() restores the old types
         and certificate exactly.
         """
-        from .generate import reshuffle_types
+        solvable = flag(solvable, "solvable")
+        with self._writer:
+            cells, before, after, certificate = _deals.reshuffle_types(
+                self._state, self._rules, solvable=solvable, seed=seed)
+            self._record_shuffle(cells, before, after, certificate)
 
-        cells, before, after, certificate = reshuffle_types(
-            self._state, self._rules, solvable=solvable, seed=seed)
-        record = (_SHUFFLE, cells, before, after, self.certificate, certificate)
+    def _record_shuffle(self, cells: np.ndarray, before: np.ndarray, after: np.ndarray,
+                        certificate: Optional[List[Move]]) -> None:
+        """Give the tiles at ``cells`` the types ``after`` as one undo step (writer lock held);
+        shuffle() and loading a saved reshuffle (saving.py) both come here."""
         self._state.retype(cells, after)
+        self._undo.append((_SHUFFLE, cells, before, after, self.certificate, certificate))
         self.certificate = certificate
-        self._undo.append(record)
         self._redo.clear()
 
     @property
@@ -358,12 +401,72 @@ class Board:
 
         Reshuffles are steps of the undo history but not removals, so they are not listed.
         """
-        return [(self._point(r[0]), self._point(r[1])) for r in self._undo if r[0] != _SHUFFLE]
+        return [(self._point(r[0]), self._point(r[1])) for r in list(self._undo) if r[0] != _SHUFFLE]
 
-    def __reduce__(self):
-        # Pickles the position, rules and certificate (not the undo history): enough to ship a
-        # board to another process (batch analysis, Dask).
-        return (_unpickle_board, (np.array(self.grid), self._rules, self.certificate))
+    def slides(self, step: int = -1) -> List[Tuple[Point, Point]]:
+        """The gravity moves of a removal in the history (the last by default), in the order they
+        were applied: [((row, col) from, (row, col) to), ...]; empty without gravity."""
+        removals = [r for r in list(self._undo) if r[0] != _SHUFFLE]
+        try:
+            record = removals[step]
+        except (IndexError, TypeError):
+            raise IndexError(f"no removal {step!r} in a history of {len(removals)}") from None
+        return [(self._point(s), self._point(d)) for s, d in record[3].tolist()]
+
+    # ---- play-time insight: the solver's view of the position (_insight.py, docs/play.md) ----
+
+    def _insight_parts(self, time_limit: Any) -> Tuple["_insight.Insight", GridState, list, Optional[float]]:
+        """(this board's insight, a snapshot of the position, certificates worth reusing, the
+        checked time limit). Queries work on the snapshot: the board never changes."""
+        seconds = check_seconds(time_limit, "time_limit", positive=True)
+        insight = self._insight
+        if insight is None:
+            insight = self._insight = _insight.Insight()
+        with self._writer:
+            state = self._state.copy()
+            certificate = self.certificate
+        known = [] if not certificate else [cells_of(np.array(certificate).reshape(-1, 4),
+                                                     self._width)]
+        return insight, state, known, seconds
+
+    def winnable(self, *, time_limit: Optional[float] = 1.0) -> Verdict:
+        """Can the position still be cleared? SOLVABLE (a clearing sequence was found),
+        UNSOLVABLE (proved lost) or UNKNOWN (not decided within ``time_limit`` seconds: a
+        positive number, or None for no limit).
+
+        Answers are cached by position (rules and grid), so asking again after a move, undo or
+        redo costs a hash unless the position is new; an UNKNOWN is searched again when asked
+        with more time. The certificate of a generated or reshuffled board, and those found
+        for earlier positions, are tried first (docs/play.md).
+        """
+        insight, state, known, seconds = self._insight_parts(time_limit)
+        return insight.decide(state, self._rules, _insight.Budget(seconds), known).verdict
+
+    def _safe_hint(self, time_limit: Optional[float]) -> Optional[Hint]:
+        """``hint(safe=True)`` (see ``hint``); None when no pair can be removed."""
+        insight, state, known, seconds = self._insight_parts(time_limit)
+        found = insight.safe_hint(state, self._rules, seconds, known)
+        if found is None:
+            return None
+        move, verdict = found
+        return Hint(self._point(move[0]), self._point(move[1]), verdict)
+
+    def traps(self, *, time_limit: Optional[float] = 2.0) -> Traps:
+        """The removable pairs after which the position is proved lost, while it is not lost
+        now: a ``Traps`` list (sorted like ``moves()``) with the position's ``verdict`` and the
+        moves proved ``safe`` and left ``undecided`` within ``time_limit`` seconds (for the
+        whole call: positive, or None for no limit)."""
+        insight, state, known, seconds = self._insight_parts(time_limit)
+        verdict, moves, after = insight.classify(state, self._rules, _insight.Budget(seconds), known)
+        if verdict == Verdict.UNSOLVABLE:
+            return Traps(verdict=verdict)
+        listed = moves_of(moves, self._width)
+        return Traps([m for m, v in zip(listed, after) if v == Verdict.UNSOLVABLE],
+                     verdict=verdict,
+                     safe=[m for m, v in zip(listed, after) if v == Verdict.SOLVABLE],
+                     undecided=[m for m, v in zip(listed, after) if v == Verdict.UNKNOWN])
+
+    # ---- copies and pickling ------------------------------------------------------------------
 
     def __copy__(self) -> "Board":
         return self.copy()
@@ -372,23 +475,116 @@ class Board:
         return self.copy()
 
     def copy(self) -> "Board":
-        """An independent copy (grid, index, history, certificate)."""
+        """An independent copy (grid, index, history, certificate, labels, seed)."""
         other = Board.__new__(Board)
-        other._init_state(self._state.copy(), self._rules)
-        other._undo = list(self._undo)
-        other._redo = list(self._redo)
-        other.certificate = None if self.certificate is None else list(self.certificate)
+        with self._writer:
+            other._init(self._state.copy(), self._rules)
+            other._undo = list(self._undo)
+            other._redo = list(self._redo)
+            other.certificate = None if self.certificate is None else list(self.certificate)
+            other.seed = self.seed
+            other._labels = None if self._labels is None else dict(self._labels)
         return other
 
+    # ---- saving, pickling and pictures (formats: saving.py, render.py) ------------------------
 
-def _unpickle_board(grid: np.ndarray, rules: Rules, certificate: Optional[List[Move]]) -> Board:
-    board = Board(grid, rules=rules)
-    board.certificate = certificate
-    return board
+    def to_json(self, *, indent: Optional[int] = None) -> str:
+        """The whole game as a versioned JSON document: grid, rules, undo and redo history
+        (reshuffles included), certificate, labels and seed. ``Board.from_json`` reads it back;
+        the format is described in saving.py."""
+        from . import saving
+        return saving.to_json(self, indent=indent)
+
+    @classmethod
+    def from_json(cls, text: Union[str, bytes]) -> "Board":
+        """A Board from ``to_json``'s document, its history replayed so that undo and redo work
+        as before saving. A malformed document, or one of a newer format version, raises
+        BoardError saying what is wrong."""
+        from . import saving
+        return saving.from_json(text)
+
+    def __reduce__(self):
+        # Pickling ships the saved document (grids as arrays); unpickling replays its history
+        # exactly as from_json does.
+        from . import saving
+        return (saving.restore, (saving.document(self, arrays=True),))
+
+    def _history_steps(self) -> Tuple[np.ndarray, Optional[List[Move]], list, list]:
+        """(start grid, start certificate, steps made oldest first, steps undone next first),
+        a step being ((r1, c1), (r2, c2)) for a removal or ("shuffle", types, certificate) for
+        a reshuffle (the new types of the tiles, row by row)."""
+        twin = self.copy()
+
+        def step(record: tuple) -> tuple:
+            if record[0] == _SHUFFLE:
+                return (_SHUFFLE, record[3], record[5])
+            return (self._point(record[0]), self._point(record[1]))
+
+        made = [step(r) for r in twin._undo]
+        undone = [step(r) for r in reversed(twin._redo)]
+        while twin.undo():
+            pass
+        return np.array(twin.grid), twin.certificate, made, undone
+
+    def _repr_svg_(self) -> Optional[str]:
+        """Jupyter shows a Board as its picture (up to render.DISPLAY_CELLS cells; a larger
+        board shows as text, and ``show()`` draws it)."""
+        from . import render
+        return render.svg(self) if self._rows * self._cols <= render.DISPLAY_CELLS else None
+
+    def show(self, *, hint: bool = False, path: Optional[Sequence[Point]] = None,
+             solution: Any = None, cell: Optional[int] = None) -> "Picture":
+        """A picture of the board for a notebook (it displays itself) or a file: ``hint=True``
+        draws the path of ``hint()``; ``path`` a path's corner points; ``solution`` numbers the
+        tiles by a removal sequence (a list of moves, an ``llk.Solution``, or True to solve
+        the board first). Returns an ``llkcore.render.Picture`` (``.svg``, ``.png()``,
+        ``.save(file)``)."""
+        from . import render
+        return render.picture(self, hint=hint, path=path, solution=solution, cell=cell)
+
+
+def _label_grid(grid: Any, empty: Hashable, walls: Iterable[Hashable],
+                labels: Dict[int, Hashable]) -> List[List[int]]:
+    """Number the labels of ``grid`` (extending ``labels``: number -> label): tiles 1, 2, ...,
+    walls -1, -2, ..., ``empty`` 0, each new label in order of first appearance."""
+    if isinstance(grid, (str, bytes)) or not hasattr(grid, "__iter__"):
+        raise BoardError(f"a board must be a 2-D grid of labels, got {type(grid).__name__}")
+    try:
+        wall_set = set(walls)
+        code = {label: number for number, label in labels.items()}
+    except TypeError as exc:
+        raise BoardError(f"labels must be hashable: {exc}") from None
+    labels[0] = empty
+    code[empty] = 0
+    next_tile = max((k for k in labels if k > 0), default=0) + 1
+    next_wall = min((k for k in labels if k < 0), default=0) - 1
+    out = []
+    for r, row in enumerate(grid):
+        if isinstance(row, (str, bytes)) or not hasattr(row, "__iter__"):
+            raise BoardError(f"each row of a board must be a sequence of labels, got {type(row).__name__}")
+        line = []
+        for c, label in enumerate(row):
+            try:
+                number = code.get(label)
+            except TypeError:
+                raise BoardError(f"labels must be hashable, got {type(label).__name__} at {(r, c)}") from None
+            if number is None:
+                if label in wall_set:
+                    number, next_wall = next_wall, next_wall - 1
+                else:
+                    number, next_tile = next_tile, next_tile + 1
+                code[label] = number
+                labels[number] = label
+            line.append(number)
+        out.append(line)
+    return out
 
 
 def parse_text(text: str) -> List[List[int]]:
-    """Rows of whitespace-separated ints (``.`` = 0, ``#`` = -1) into a list of lists."""
+    """Rows of whitespace-separated ints (``.`` = 0, ``#`` = -1) into a list of lists.
+
+    Only ASCII digits with an optional leading ``-`` are numbers (no ``+``, ``_`` or other
+    scripts' digits)."""
     if not isinstance(text, str):
         raise BoardError(f"board text must be str, got {type(text).__name__}")
     grid = []
@@ -403,10 +599,12 @@ def parse_text(text: str) -> List[List[int]]:
             elif tok == "#":
                 row.append(-1)
             else:
-                try:
-                    row.append(int(tok))
-                except ValueError:
-                    raise BoardError(f"line {lineno}: {tok!r} is not an int, '.' or '#'") from None
+                digits = tok[1:] if tok.startswith("-") else tok
+                if not (digits.isascii() and digits.isdigit()):
+                    raise BoardError(f"line {lineno}: {tok!r} is not an int, '.' or '#'")
+                if len(digits) > 12:
+                    raise BoardError(f"line {lineno}: {tok!r} does not fit in int32")
+                row.append(int(tok))
         grid.append(row)
     if not grid:
         raise BoardError("board text has no rows")
@@ -419,33 +617,67 @@ def grid_to_text(grid: np.ndarray) -> str:
     return "\n".join(" ".join(s.rjust(width) for s in row) for row in cells) + "\n"
 
 
-def _board(grid: GridLike, rules: Optional[Rules], *, for_play: bool = True) -> Board:
-    """The Board a module-level call works on: the given Board itself, or a new one.
+# ---- module-level calls -----------------------------------------------------------------------
 
-    For play (solve, verify) a new Board starts compacted under gravity, like any Board. A
-    one-off query (``for_play=False``) answers for the grid exactly as given: gravity only says
-    what happens after a removal.
-    """
+
+def board_for(grid: GridLike, rules: Optional[Rules]) -> Board:
+    """The Board a module-level call works on: the given Board itself, or a new one from the
+    grid, compacted under gravity (every module call with gravity rules works on the compacted
+    board)."""
     if isinstance(grid, Board):
         if rules is not None and as_rules(rules) != grid.rules:
             raise ValueError("rules= conflicts with the Board's own rules")
         return grid
-    board = Board.__new__(Board)
-    board._build(grid, as_rules(rules), compact=for_play)
-    board.certificate = None
-    return board
+    return Board(grid, rules=rules)
+
+
+def _query(grid: GridLike, a: Point, b: Point, rules: Optional[Rules], what: str) -> Any:
+    """A module query about the pair (a, b): on a Board, or with gravity (the grid is compacted
+    first), through a Board; else on the grid read in place (GridReader ``what``)."""
+    own = DEFAULT_RULES if rules is None else as_rules(rules)
+    if isinstance(grid, Board) or own.gravity is not None:
+        return getattr(board_for(grid, rules), _BOARD_QUERIES[what])(a, b)
+    reader = GridReader(grid)
+    ra, ca = check_point(a, reader.rows, reader.cols)
+    rb, cb = check_point(b, reader.rows, reader.cols)
+    return getattr(reader, what)(ra, ca, rb, cb, own.max_turns, own.border)
+
+
+_BOARD_QUERIES = {"link": "can_link", "path": "find_path"}
 
 
 def can_link(grid: GridLike, a: Point, b: Point, *, rules: Optional[Rules] = None) -> bool:
-    """True iff the tiles at a and b of ``grid`` can be removed together under ``rules``."""
-    return _board(grid, rules, for_play=False).can_link(a, b)
+    """True iff the tiles at a and b of ``grid`` can be removed together under ``rules``.
+
+    Reads the grid in place: its shape and only the cells the test needs are checked (the two
+    endpoints, the lines through them and the crossing lines between them), so a call costs
+    microseconds whatever the board's size. With gravity rules the grid is compacted first and
+    a and b are points on the compacted board (like a Board).
+    """
+    return _query(grid, a, b, rules, "link")
 
 
-def find_path(grid: GridLike, a: Point, b: Point, *, rules: Optional[Rules] = None) -> Optional[List[Point]]:
-    """Corner points of the best path joining a and b, or None (see Board.find_path)."""
-    return _board(grid, rules, for_play=False).find_path(a, b)
+def find_path(grid: GridLike, a: Point, b: Point, *,
+              rules: Optional[Rules] = None) -> Optional[List[Point]]:
+    """Corner points of the best path joining a and b, or None (see Board.find_path).
+
+    Reads the grid in place (every cell once, no Board is built). With gravity rules the grid
+    is compacted first, as for every module call.
+    """
+    return _query(grid, a, b, rules, "path")
 
 
-def moves(grid: GridLike, *, rules: Optional[Rules] = None) -> List[Move]:
-    """Every removable pair of ``grid`` under ``rules`` (see Board.moves)."""
-    return _board(grid, rules, for_play=False).moves()
+def moves(grid: GridLike, *, rules: Optional[Rules] = None,
+          with_turns: bool = False) -> List[Any]:
+    """Every removable pair of ``grid`` under ``rules`` (see Board.moves); with gravity rules,
+    of the compacted grid. ``with_turns=True``: ((r1, c1), (r2, c2), turns) triples, turns being
+    the fewest turns of a path joining the pair."""
+    board = board_for(grid, rules)
+    if not flag(with_turns, "with_turns"):
+        return board.moves()
+    return [((r1, c1), (r2, c2), t) for r1, c1, r2, c2, t in board.moves_array(with_turns=True).tolist()]
+
+
+def hint(grid: GridLike, *, rules: Optional[Rules] = None) -> Optional[Move]:
+    """The move Board.hint suggests on ``grid`` (compacted first under gravity rules)."""
+    return board_for(grid, rules).hint()

@@ -24,6 +24,7 @@ from typing import Any, Dict, Iterable, List, Optional
 import numpy as np
 
 from .batch import Analysis, analyze as _analyze_local, resolve_workers
+from .checks import flag, optional_integer
 from .errors import BoardError
 from .rules import Rules, as_rules
 from .solver import Solver
@@ -65,6 +66,8 @@ def analyze(collection: Any, *, rules: Optional[Rules] = None, strategy: str = "
         (B, R, C) ndarray or a sequence of boards, split into ``npartitions`` bag partitions.
     rules, strategy, node_limit, time_limit, keep_moves: as for ``llk.analyze``.
     threads: ``llk.analyze`` threads per partition on its worker.
+    npartitions: bag partitions for an ndarray or a sequence (an int >= 1; None: about four per
+        cluster thread, at most one per board).
     scheduler: passed to ``dask.compute`` (None: the active Client if any, else Dask's default).
 
     Parameters are checked here before anything is sent to the cluster.
@@ -74,15 +77,17 @@ def analyze(collection: Any, *, rules: Optional[Rules] = None, strategy: str = "
 
     rules = None if rules is None else as_rules(rules)
     threads = resolve_workers(threads)
+    keep_moves = flag(keep_moves, "keep_moves")
+    npartitions = optional_integer(npartitions, "npartitions", low=1)
     Solver(rules=None, strategy=strategy, node_limit=node_limit, time_limit=time_limit)
     options = dict(rules=rules, strategy=strategy, node_limit=node_limit, time_limit=time_limit,
-                   workers=threads, keep_moves=bool(keep_moves))
+                   workers=threads, keep_moves=keep_moves)
 
     if isinstance(collection, np.ndarray) or isinstance(collection, (list, tuple)):
         if isinstance(collection, np.ndarray) and collection.ndim != 3:
             raise BoardError(f"a batch array must have shape (B, rows, cols), got {collection.shape}")
         n = len(collection)
-        parts = npartitions or max(1, min(n, 4 * _cluster_threads(default=1)))
+        parts = npartitions if npartitions is not None else max(1, min(n, 4 * _cluster_threads(default=1)))
         collection = db.from_sequence(list(collection), npartitions=parts) if n else None
         if collection is None:
             return _analyze_local([], **options)

@@ -1,4 +1,4 @@
-"""The exceptions llkcore raises for input it refuses."""
+"""The exceptions llkcore raises for input it refuses or work it cannot do."""
 
 
 class BoardError(ValueError):
@@ -11,3 +11,9 @@ class CoordinateError(ValueError, IndexError):
 
 class IllegalMove(ValueError):
     """A removal the rules forbid; the board is left unchanged."""
+
+
+class DealError(ValueError):
+    """No solvable deal or reshuffle: the layout cannot be cleared under the rules (a type with
+    an odd count, a wall-enclosed region with an odd number of tiles, or proved by exact search),
+    or no removal order was found within the budgets. Nothing was changed."""

@@ -1,42 +1,87 @@
-"""Pictures of boards: SVG (no dependency) and text for terminals.
+"""Pictures of boards: SVG (no dependency), PNG (Pillow, ``pip install "llkcore[png]"``) and text
+for terminals; in Jupyter a Board shows itself as its SVG (``board.show(...)`` for more).
 
-Both take a Board or a grid, and optionally a path (the corner points ``find_path`` returns,
-ring points included) or a solution (a removal sequence, drawn as numbered pairs).
+All take a Board or a grid, and optionally a path (the corner points ``find_path`` returns, ring
+points included) or a solution (a removal sequence, drawn as numbered pairs).
 
-SVG geometry: every cell is ``cell`` pixels square; the board sits inside a one-cell margin
-that stands for the ring round it (drawn light and dashed when paths may use it, as a solid frame
+One layout, two back ends: ``layout()`` computes every shape of the picture in drawing order
+(``Rect``, ``Text``, ``Circle``, ``Polyline``, grouped per tile or step badge), and ``svg()`` and
+``png()`` only write those shapes out, so both pictures have the same geometry.
+
+Geometry: every cell is ``cell`` pixels square; the board sits inside a one-cell margin that
+stands for the ring round it (drawn light and dashed when paths may use it, as a solid frame
 when ``border=False``). The centre of point (r, c), ring points included, is
-``(pad + (c + 1.5) * cell, pad + (r + 1.5) * cell)`` (see ``cell_centre``).
+``(pad + (c + 1.5) * cell, pad + (r + 1.5) * cell)`` (see ``cell_centre``). A path is drawn
+under the tiles (it crosses only empty cells, so only its ends are hidden, under the two tiles
+it joins, which get an outline in the path's colour): nothing covers a tile's label. With a
+solution, the label moves up and the step number sits in a badge in the tile's lower part.
+
+Colours: types 1-36 get ``TYPE_COLOURS``, 36 colours at least 15 CIEDE2000 apart from each
+other and from the picture's own colours (ci/palette.py computes them); every tile also carries
+its type's number, in black or white, whichever contrasts more with the tile (at least 4.5:1).
 """
 from __future__ import annotations
 
 import colorsys
-from typing import Dict, List, Optional, Sequence, Tuple
+import functools
+import io
+import os
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
-from .board import Board, GridLike, Move, Point, _board
+from .board import Board, GridLike, board_for
+from .checks import flag, integer
+from .checks import text as text_arg
+from .coords import Move, Point
 from .errors import CoordinateError
 from .rules import Rules
 
-#: Default cell size and outer padding of the SVG, in pixels.
+#: Default cell size and outer padding of the picture, in pixels.
 CELL = 36
+#: Largest cell size accepted, in pixels (a picture of a MAX_SIDE board stays under 2**31 px).
+MAX_CELL = 1024
 PAD = 6
+#: A Board shows itself in Jupyter when it has at most this many cells (larger boards would
+#: make a picture of tens of megabytes; use ``board.show()`` for them).
+DISPLAY_CELLS = 10_000
+#: Time ``show(solution=True)`` gives the solver, in seconds.
+SHOW_SOLVE_SECONDS = 10.0
 
 _WALL_FILL = "#3b3b3b"
+_HATCH_STROKE = "#777777"
 _RING_FILL = "#f3efe6"
+_RING_STROKE = "#c9c2b0"
 _FRAME_FILL = "#5a5a5a"
 _BOARD_FILL = "#fbfaf7"
+_BOARD_STROKE = "#999999"
+_TILE_STROKE = "#444444"
 _PATH_STROKE = "#d7263d"
 _STEP_FILL = "#1f3a93"
+_BLACK, _WHITE = "#000000", "#ffffff"
+
+#: Fill colours of types 1..36 (ci/palette.py: farthest-point selection in CIEDE2000, middle
+#: lightness, away from the board, ring, wall, path and badge colours). Types beyond 36 walk
+#: round the hue circle (``type_colour``); their numbers tell them apart.
+TYPE_COLOURS = (
+    "#cc77ff", "#11aa00", "#bb8800", "#0099ff", "#00bbbb", "#ddee00",
+    "#ff99aa", "#aa0088", "#005500", "#88ffbb", "#884400", "#ff6611",
+    "#999988", "#007777", "#998899", "#ddccff", "#ffbb88", "#5566ff",
+    "#ff2299", "#99ddff", "#777733", "#774444", "#aa7766", "#559977",
+    "#7700ee", "#ffcc44", "#55ee00", "#bbcc99", "#006699", "#8866aa",
+    "#aaaa11", "#554466", "#55ffff", "#990000", "#99aaff", "#0099bb",
+)
 
 
 def type_colour(tile_type: int) -> str:
-    """The fill colour of a tile type, the same on every call: hues walk round the colour
-    wheel by the golden angle and lightness cycles through three levels, so that types with
-    near hues still differ in lightness."""
+    """The fill colour of a tile type, the same on every call: ``TYPE_COLOURS`` for types 1-36;
+    beyond, hues walk round the colour wheel by the golden angle while lightness and
+    saturation cycle, so that types with near hues still differ."""
     t = int(tile_type)
+    if 1 <= t <= len(TYPE_COLOURS):
+        return TYPE_COLOURS[t - 1]
     hue = (t * 0.618033988749895) % 1.0
     light = (0.80, 0.62, 0.47)[t % 3]
     saturation = (0.70, 0.55, 0.62)[(t // 3) % 3]
@@ -44,21 +89,37 @@ def type_colour(tile_type: int) -> str:
     return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
 
 
+def _rgb(colour: str) -> Tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+def luminance(colour: str) -> float:
+    """WCAG relative luminance of #rrggbb (0 black .. 1 white)."""
+    lin = [(v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4)
+           for v in (c / 255 for c in _rgb(colour))]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two colours (1 .. 21; 4.5 is the floor for normal text)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
 def label_colour(fill: str) -> str:
-    """Black or white, whichever reads better on ``fill`` (#rrggbb)."""
-    r, g, b = (int(fill[i:i + 2], 16) / 255 for i in (1, 3, 5))
-    return "#1a1a1a" if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else "#ffffff"
+    """Black or white, whichever contrasts more with ``fill`` (#rrggbb): never below 4.5:1."""
+    return _BLACK if contrast(fill, _BLACK) >= contrast(fill, _WHITE) else _WHITE
 
 
 def cell_centre(point: Point, cell: int = CELL, pad: int = PAD) -> Tuple[float, float]:
-    """SVG (x, y) of the centre of a point (row, col); ring points (row -1 / rows, col -1 /
-    cols) lie in the margin."""
+    """(x, y) of the centre of a point (row, col) in the picture; ring points (row -1 / rows,
+    col -1 / cols) lie in the margin."""
     r, c = point
     return (pad + (c + 1.5) * cell, pad + (r + 1.5) * cell)
 
 
 def _fmt(v: float) -> str:
-    return f"{v:.1f}".rstrip("0").rstrip(".")
+    return f"{v:.2f}".rstrip("0").rstrip(".")
 
 
 def _check_path(path: Sequence[Point], rows: int, cols: int) -> List[Point]:
@@ -66,10 +127,12 @@ def _check_path(path: Sequence[Point], rows: int, cols: int) -> List[Point]:
     or column."""
     points: List[Point] = []
     for p in path:
-        try:
-            r, c = (int(v) for v in p)
-        except (TypeError, ValueError):
-            raise CoordinateError(f"a path point must be a (row, col) pair, got {p!r}") from None
+        if isinstance(p, np.ndarray):
+            p = p.tolist()
+        if isinstance(p, (str, bytes, dict, set, frozenset)) or not isinstance(p, Sequence) or len(p) != 2:
+            raise CoordinateError(f"a path point must be a (row, col) pair, got {p!r}")
+        r = integer(p[0], "a path point's row", error=CoordinateError)
+        c = integer(p[1], "a path point's col", error=CoordinateError)
         if not (-1 <= r <= rows and -1 <= c <= cols):
             raise CoordinateError(f"path point {(r, c)} is neither on the {rows}x{cols} board "
                                   "nor on its ring")
@@ -88,7 +151,6 @@ def solution_steps(board: Board, solution: Sequence[Move]) -> Dict[Point, int]:
     one is not legal); with gravity the tiles are followed as they slide."""
     play = board.copy()
     rows, cols = board.rows, board.cols
-    width = cols + 2
     # origin[r, c]: where the tile now at (r, c) stood on the board as given (-1: none).
     origin = np.arange(rows * cols, dtype=np.int64).reshape(rows, cols)
     steps: Dict[Point, int] = {}
@@ -97,15 +159,187 @@ def solution_steps(board: Board, solution: Sequence[Move]) -> Dict[Point, int]:
         play.remove(a, b)
         for p in (a, b):
             steps[divmod(int(origin[p[0], p[1]]), cols)] = k
-        if board.rules.gravity is not None:
-            # The gravity moves the kernel just applied, as (src, dst) padded cells, in order.
-            shifted = play._undo[-1][3]
-            for src, dst in shifted.tolist():
-                sr, sc = divmod(src, width)
-                dr, dc = divmod(dst, width)
-                origin[dr - 1, dc - 1] = origin[sr - 1, sc - 1]
+        for (sr, sc), (dr, dc) in play.slides():
+            origin[dr, dc] = origin[sr, sc]
     return {(int(r), int(c)): k for (r, c), k in steps.items()}
 
+
+# ---------------------------------------------------------------------------------------------
+# Layout: the shapes of a picture, in drawing order
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    width: float
+    height: float
+    fill: Optional[str]                 # None: not filled
+    stroke: Optional[str] = None
+    stroke_width: float = 1.0
+    radius: float = 0.0
+    dashed: bool = False
+    hatched: bool = False               # a wall: diagonal lines over the fill
+    cls: str = ""
+    data: Tuple[Tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Text:
+    x: float                            # centre of the text
+    y: float
+    text: str
+    size: float                         # font size in pixels
+    fill: str
+    cls: str = ""
+
+    def box(self) -> Tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) that holds the glyphs: digits are at most 0.64 em wide and the
+        text is centred on (x, y), cap height well inside +-0.5 em."""
+        half = 0.32 * self.size * len(self.text)
+        return (self.x - half, self.y - 0.5 * self.size, self.x + half, self.y + 0.5 * self.size)
+
+
+@dataclass(frozen=True)
+class Circle:
+    cx: float
+    cy: float
+    r: float
+    fill: str
+    cls: str = ""
+
+
+@dataclass(frozen=True)
+class Polyline:
+    points: Tuple[Tuple[float, float], ...]
+    stroke: str
+    width: float
+    cls: str = ""
+    data: Tuple[Tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Group:
+    cls: str
+    data: Tuple[Tuple[str, Any], ...]
+    items: Tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Everything a picture shows: its size in pixels, its title and its shapes in drawing
+    order (later shapes cover earlier ones)."""
+    width: int
+    height: int
+    title: str
+    items: Tuple[Any, ...] = field(default_factory=tuple)
+
+    def shapes(self):
+        """Every shape, groups opened, in drawing order."""
+        for item in self.items:
+            if isinstance(item, Group):
+                yield from item.items
+            else:
+                yield item
+
+
+def _label_size(label: str, font: float) -> float:
+    return font if len(label) <= 2 else max(7.0, font * 2.2 / len(label))
+
+
+def layout(board: GridLike, *, path: Optional[Sequence[Point]] = None,
+           solution: Optional[Sequence[Move]] = None, rules: Optional[Rules] = None,
+           cell: int = CELL, title: Optional[str] = None) -> Layout:
+    """The shapes of the picture of ``board`` (what ``svg`` and ``png`` draw)."""
+    b = board_for(board, rules)
+    cell = integer(cell, "cell (pixels)", low=8, high=MAX_CELL)
+    if title is not None:
+        text_arg(title, "title")
+    grid = np.asarray(b.grid)
+    rows, cols = b.rows, b.cols
+    points = None if path is None else _check_path(path, rows, cols)
+    steps = None if solution is None else solution_steps(b, solution)
+    pad = PAD
+    width = 2 * pad + (cols + 2) * cell
+    height = 2 * pad + (rows + 2) * cell
+    tiles = int(np.count_nonzero(grid > 0))
+    items: List[Any] = []
+    add = items.append
+    # The ring: a margin one cell wide. Light and dashed when paths may run there; a solid
+    # frame when they may not (border=False).
+    ring_w, ring_h = (cols + 2) * cell, (rows + 2) * cell
+    if b.rules.border:
+        add(Rect(pad, pad, ring_w, ring_h, _RING_FILL, _RING_STROKE, dashed=True, cls="ring"))
+    else:
+        add(Rect(pad, pad, ring_w, ring_h, _FRAME_FILL, cls="ring frame"))
+    add(Rect(pad + cell, pad + cell, cols * cell, rows * cell, _BOARD_FILL, _BOARD_STROKE,
+             cls="board"))
+    stroke = max(2, cell // 10)
+    if points is not None:
+        # Under the tiles: it crosses empty cells only, so only its ends are hidden.
+        centres = tuple(cell_centre(p, cell, pad) for p in points)
+        add(Polyline(centres, _PATH_STROKE, stroke, cls="path",
+                     data=(("points", " ".join(f"{r},{c}" for r, c in points)),)))
+        for x, y in centres[1:-1]:
+            add(Circle(x, y, max(2, cell // 9), _PATH_STROKE, cls="corner"))
+    inset = max(1, cell // 18)
+    size = cell - 2 * inset
+    font = max(8, int(cell * 0.42))
+    badge_h = max(10, round(size * 0.42))
+    for r in range(rows):
+        for c in range(cols):
+            v = int(grid[r, c])
+            if v == 0:
+                continue
+            x = pad + (c + 1) * cell + inset
+            y = pad + (r + 1) * cell + inset
+            where = (("row", r), ("col", c))
+            if v < 0:
+                add(Rect(x, y, size, size, _WALL_FILL, hatched=True, cls="wall", data=where))
+                continue
+            label = str(v)
+            fill = type_colour(v)
+            cx, cy = x + size / 2, y + size / 2
+            fsize = _label_size(label, font)
+            if steps:
+                # The label in the part above the step badge.
+                cy = y + (size - badge_h) / 2
+                fsize = min(fsize, (size - badge_h) * 0.78)
+            add(Group("tile", where + (("type", v),), (
+                Rect(x, y, size, size, fill, _TILE_STROKE, radius=max(2, cell // 8)),
+                Text(cx, cy, label, fsize, label_colour(fill)))))
+    if steps:
+        for (r, c), k in sorted(steps.items(), key=lambda item: (item[1], item[0])):
+            add(_badge(k, pad + (c + 1) * cell + inset, pad + (r + 1) * cell + inset, size,
+                       badge_h, r, c))
+    if points is not None:
+        for r, c in (points[0], points[-1]):
+            if 0 <= r < rows and 0 <= c < cols:
+                x = pad + (c + 1) * cell + inset
+                y = pad + (r + 1) * cell + inset
+                add(Rect(x - 1, y - 1, size + 2, size + 2, None, _PATH_STROKE, stroke_width=stroke,
+                         radius=max(2, cell // 8), cls="end", data=(("row", r), ("col", c))))
+    return Layout(width, height, title or f"{rows}x{cols} board, {tiles} tiles", tuple(items))
+
+
+def _badge(step: int, x: float, y: float, size: float, height: float, r: int, c: int) -> Group:
+    """The step number of a tile: white digits on a dark pill in the tile's lower right part,
+    as wide as the number needs (the font shrinks only when the tile is too narrow)."""
+    text = str(step)
+    fsize = height - 3
+    width = max(height, 0.64 * fsize * len(text) + 5)
+    if width > size - 2:
+        width = size - 2
+        fsize = min(fsize, (width - 5) / (0.64 * len(text)))
+    bx, by = x + size - width - 1, y + size - height - 1
+    return Group("step", (("step", step), ("row", r), ("col", c)), (
+        Rect(bx, by, width, height, _STEP_FILL, _WHITE, radius=height / 2),
+        Text(bx + width / 2, by + height / 2, text, fsize, _WHITE)))
+
+
+# ---------------------------------------------------------------------------------------------
+# SVG
+# ---------------------------------------------------------------------------------------------
 
 def svg(board: GridLike, *, path: Optional[Sequence[Point]] = None,
         solution: Optional[Sequence[Move]] = None, rules: Optional[Rules] = None,
@@ -115,88 +349,238 @@ def svg(board: GridLike, *, path: Optional[Sequence[Point]] = None,
     Tiles are coloured, labelled squares (one ``<g class="tile">`` each, with ``data-row``,
     ``data-col``, ``data-type``), walls dark hatched squares (``class="wall"``), the ring the
     margin. ``path``: corner points drawn as one ``<polyline class="path">`` through the cell
-    centres, with a dot per corner. ``solution``: each removed pair numbered by its step.
+    centres under the tiles, a dot per inner corner, and the two end tiles outlined
+    (``class="end"``). ``solution``: each removed pair numbered by its step (``class="step"``).
     """
-    b = _board(board, rules)
-    if not isinstance(cell, int) or isinstance(cell, bool) or cell < 8:
-        raise ValueError(f"cell must be an int >= 8 (pixels), got {cell!r}")
-    grid = np.asarray(b.grid)
-    rows, cols = b.rows, b.cols
-    border = b.rules.border
-    points = None if path is None else _check_path(path, rows, cols)
-    steps = None if solution is None else solution_steps(b, solution)
-    pad = PAD
-    width = 2 * pad + (cols + 2) * cell
-    height = 2 * pad + (rows + 2) * cell
-    font = max(8, int(cell * 0.42))
-    out: List[str] = []
-    add = out.append
-    add(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif">')
-    tiles = int(np.count_nonzero(grid > 0))
-    add(f"<title>{escape(title or f'{rows}x{cols} board, {tiles} tiles')}</title>")
-    add("<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
-        "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"" + _WALL_FILL +
-        "\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#777\" stroke-width=\"2\"/>"
-        "</pattern></defs>")
-    # The ring: a margin one cell wide. Light and dashed when paths may run there; a solid
-    # frame when they may not (border=False).
-    ring_w, ring_h = (cols + 2) * cell, (rows + 2) * cell
-    if border:
-        add(f'<rect class="ring" x="{pad}" y="{pad}" width="{ring_w}" height="{ring_h}" '
-            f'fill="{_RING_FILL}" stroke="#c9c2b0" stroke-dasharray="4 3"/>')
-    else:
-        add(f'<rect class="ring frame" x="{pad}" y="{pad}" width="{ring_w}" height="{ring_h}" '
-            f'fill="{_FRAME_FILL}"/>')
-    add(f'<rect class="board" x="{pad + cell}" y="{pad + cell}" width="{cols * cell}" '
-        f'height="{rows * cell}" fill="{_BOARD_FILL}" stroke="#999"/>')
-    inset = max(1, cell // 18)
-    for r in range(rows):
-        for c in range(cols):
-            v = int(grid[r, c])
-            if v == 0:
-                continue
-            x = pad + (c + 1) * cell + inset
-            y = pad + (r + 1) * cell + inset
-            size = cell - 2 * inset
-            if v < 0:
-                add(f'<rect class="wall" data-row="{r}" data-col="{c}" x="{x}" y="{y}" '
-                    f'width="{size}" height="{size}" fill="url(#hatch)"/>')
-                continue
-            label = str(v)
-            fsize = font if len(label) <= 2 else max(7, int(font * 2.2 / len(label)))
-            cx, cy = cell_centre((r, c), cell, pad)
-            if steps:
-                # Leave the lower right corner to the step badge.
-                cx, cy = cx - 0.12 * cell, cy - 0.12 * cell
-                fsize = min(fsize, int(cell * 0.36))
-            fill = type_colour(v)
-            add(f'<g class="tile" data-row="{r}" data-col="{c}" data-type="{v}">'
-                f'<rect x="{x}" y="{y}" width="{size}" height="{size}" rx="{max(2, cell // 8)}" '
-                f'fill="{fill}" stroke="#444" stroke-width="1"/>'
-                f'<text x="{_fmt(cx)}" y="{_fmt(cy)}" font-size="{fsize}" text-anchor="middle" '
-                f'dominant-baseline="central" fill="{label_colour(fill)}">{label}</text></g>')
-    if steps:
-        radius = max(5, cell // 5)
-        for (r, c), k in sorted(steps.items(), key=lambda item: (item[1], item[0])):
-            x = pad + (c + 2) * cell - radius - inset
-            y = pad + (r + 2) * cell - radius - inset
-            add(f'<g class="step" data-step="{k}" data-row="{r}" data-col="{c}">'
-                f'<circle cx="{x}" cy="{y}" r="{radius}" fill="{_STEP_FILL}"/>'
-                f'<text x="{x}" y="{y}" font-size="{max(6, int(radius * (1.2 if k < 100 else 0.9)))}" '
-                f'text-anchor="middle" dominant-baseline="central" fill="#fff">{k}</text></g>')
-    if points is not None:
-        coords = " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in (cell_centre(p, cell, pad) for p in points))
-        cells = " ".join(f"{r},{c}" for r, c in points)
-        add(f'<polyline class="path" points="{coords}" data-points={quoteattr(cells)} fill="none" '
-            f'stroke="{_PATH_STROKE}" stroke-width="{max(2, cell // 10)}" stroke-linejoin="round" '
-            f'stroke-linecap="round" opacity="0.9"/>')
-        for p in points:
-            x, y = cell_centre(p, cell, pad)
-            add(f'<circle class="corner" cx="{_fmt(x)}" cy="{_fmt(y)}" r="{max(2, cell // 9)}" '
-                f'fill="{_PATH_STROKE}"/>')
-    add("</svg>")
+    return svg_of(layout(board, path=path, solution=solution, rules=rules, cell=cell, title=title))
+
+
+def svg_of(pic: Layout) -> str:
+    """The SVG text of a layout."""
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{pic.width}" height="{pic.height}" '
+           f'viewBox="0 0 {pic.width} {pic.height}" font-family="DejaVu Sans, Arial, sans-serif">',
+           f"<title>{escape(pic.title)}</title>",
+           '<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
+           f'patternTransform="rotate(45)"><rect width="6" height="6" fill="{_WALL_FILL}"/>'
+           f'<line x1="0" y1="0" x2="0" y2="6" stroke="{_HATCH_STROKE}" stroke-width="2"/>'
+           "</pattern></defs>"]
+    for item in pic.items:
+        if isinstance(item, Group):
+            out.append(f'<g class="{item.cls}"{_data(item.data)}>'
+                       + "".join(_svg_shape(s) for s in item.items) + "</g>")
+        else:
+            out.append(_svg_shape(item))
+    out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _data(data: Tuple[Tuple[str, Any], ...]) -> str:
+    return "".join(f" data-{k}={quoteattr(str(v))}" for k, v in data)
+
+
+def _svg_shape(s: Any) -> str:
+    cls = f' class="{s.cls}"' if s.cls else ""
+    if isinstance(s, Rect):
+        fill = "url(#hatch)" if s.hatched else (s.fill or "none")
+        extra = ""
+        if s.stroke:
+            extra += f' stroke="{s.stroke}" stroke-width="{_fmt(s.stroke_width)}"'
+        if s.dashed:
+            extra += ' stroke-dasharray="4 3"'
+        if s.radius:
+            extra += f' rx="{_fmt(s.radius)}"'
+        return (f'<rect{cls}{_data(s.data)} x="{_fmt(s.x)}" y="{_fmt(s.y)}" '
+                f'width="{_fmt(s.width)}" height="{_fmt(s.height)}" fill="{fill}"{extra}/>')
+    if isinstance(s, Text):
+        return (f'<text{cls} x="{_fmt(s.x)}" y="{_fmt(s.y)}" font-size="{_fmt(s.size)}" '
+                f'text-anchor="middle" dominant-baseline="central" fill="{s.fill}">'
+                f"{escape(s.text)}</text>")
+    if isinstance(s, Circle):
+        return (f'<circle{cls} cx="{_fmt(s.cx)}" cy="{_fmt(s.cy)}" r="{_fmt(s.r)}" '
+                f'fill="{s.fill}"/>')
+    coords = " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in s.points)
+    return (f'<polyline{cls} points="{coords}"{_data(s.data)} fill="none" stroke="{s.stroke}" '
+            f'stroke-width="{_fmt(s.width)}" stroke-linejoin="round" stroke-linecap="round"/>')
+
+
+# ---------------------------------------------------------------------------------------------
+# PNG (Pillow)
+# ---------------------------------------------------------------------------------------------
+
+def pillow():
+    """Pillow's (Image, ImageDraw, ImageFont); ImportError saying how to install it."""
+    try:
+        from PIL import Image, ImageDraw, ImageFont
+    except ImportError:
+        raise ImportError('PNG pictures need Pillow: pip install "llkcore[png]" (SVG needs '
+                          "nothing)") from None
+    return Image, ImageDraw, ImageFont
+
+
+def png(board: GridLike, *, path: Optional[Sequence[Point]] = None,
+        solution: Optional[Sequence[Move]] = None, rules: Optional[Rules] = None,
+        cell: int = CELL, title: Optional[str] = None, scale: int = 1) -> bytes:
+    """A PNG picture of a board (the bytes of the file): the same picture as ``svg``, drawn by
+    Pillow (``pip install "llkcore[png]"``), ``scale`` times as many pixels each way."""
+    return png_of(layout(board, path=path, solution=solution, rules=rules, cell=cell, title=title),
+                  scale=scale)
+
+
+#: PNGs are drawn this many times larger, then shrunk (smooth edges and text); the factor
+#: drops for large pictures so that the drawing stays under about 16 million pixels.
+SUPERSAMPLE = 3
+
+
+def png_of(pic: Layout, *, scale: int = 1) -> bytes:
+    """The PNG bytes of a layout."""
+    image = raster(pic, scale=scale)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=True)
+    return buffer.getvalue()
+
+
+def raster(pic: Layout, *, scale: int = 1):
+    """A layout drawn as a Pillow RGB image of (width * scale, height * scale) pixels."""
+    Image, ImageDraw, _ = pillow()
+    scale = integer(scale, "scale", low=1, high=16)
+    w, h = pic.width * scale, pic.height * scale
+    ss = SUPERSAMPLE
+    while ss > 1 and w * h * ss * ss > 16_000_000:
+        ss -= 1
+    k = scale * ss
+    image = Image.new("RGB", (w * ss, h * ss), _WHITE)
+    draw = ImageDraw.Draw(image)
+    for shape in pic.shapes():
+        _draw(image, draw, shape, k)
+    return image.reduce(ss) if ss > 1 else image
+
+
+@functools.lru_cache(maxsize=64)
+def _font(size: int):
+    _, _, ImageFont = pillow()
+    return ImageFont.load_default(size=size)
+
+
+@functools.lru_cache(maxsize=16)
+def _hatch_tile(size: int, k: float):
+    """A wall square of ``size`` pixels: the fill with diagonal lines 6 units apart."""
+    Image, ImageDraw, _ = pillow()
+    tile = Image.new("RGB", (size, size), _WALL_FILL)
+    d = ImageDraw.Draw(tile)
+    step = 6 * k * 2 ** 0.5       # lines 6 units apart, at 45 degrees: this far apart along x
+    offset = -float(size)
+    while offset < size:
+        d.line([(offset, 0), (offset + size, size)], fill=_HATCH_STROKE, width=max(1, round(2 * k)))
+        offset += step
+    return tile
+
+
+def _draw(image, draw, s: Any, k: float) -> None:
+    if isinstance(s, Rect):
+        box = [s.x * k, s.y * k, (s.x + s.width) * k - 1, (s.y + s.height) * k - 1]
+        if s.hatched:
+            tile = _hatch_tile(round(s.width * k), k)
+            image.paste(tile, (round(s.x * k), round(s.y * k)))
+            return
+        width = max(1, round(s.stroke_width * k)) if s.stroke else 0
+        if s.dashed:
+            draw.rectangle(box, fill=s.fill)
+            _dashed_box(draw, box, s.stroke, width, 4 * k, 3 * k)
+        elif s.radius:
+            draw.rounded_rectangle(box, radius=s.radius * k, fill=s.fill,
+                                   outline=s.stroke, width=width)
+        else:
+            draw.rectangle(box, fill=s.fill, outline=s.stroke, width=width)
+    elif isinstance(s, Text):
+        size = max(1, round(s.size * k))
+        draw.text((s.x * k, s.y * k), s.text, fill=s.fill, font=_font(size), anchor="mm")
+    elif isinstance(s, Circle):
+        draw.ellipse([(s.cx - s.r) * k, (s.cy - s.r) * k, (s.cx + s.r) * k, (s.cy + s.r) * k],
+                     fill=s.fill)
+    elif isinstance(s, Polyline):
+        pts = [(x * k, y * k) for x, y in s.points]
+        width = max(1, round(s.width * k))
+        draw.line(pts, fill=s.stroke, width=width, joint="curve")
+        for x, y in (pts[0], pts[-1]):        # round caps
+            draw.ellipse([x - width / 2, y - width / 2, x + width / 2, y + width / 2], fill=s.stroke)
+
+
+def _dashed_box(draw, box, colour: str, width: int, on: float, off: float) -> None:
+    x0, y0, x1, y1 = box
+    for (ax, ay), (bx, by) in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)),
+                               ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))):
+        length = abs(bx - ax) + abs(by - ay)
+        dx, dy = (bx - ax) / length, (by - ay) / length
+        t = 0.0
+        while t < length:
+            e = min(t + on, length)
+            draw.line([(ax + dx * t, ay + dy * t), (ax + dx * e, ay + dy * e)], fill=colour,
+                      width=width)
+            t = e + off
+
+
+# ---------------------------------------------------------------------------------------------
+# Pictures that show themselves (Jupyter) and save themselves
+# ---------------------------------------------------------------------------------------------
+
+class Picture:
+    """A picture of a board: Jupyter displays it (``_repr_svg_``); ``.svg`` is its SVG text,
+    ``.png(scale=1)`` its PNG bytes (Pillow), ``.save(file)`` writes .svg or .png."""
+
+    def __init__(self, pic: Layout) -> None:
+        self.layout = pic
+
+    @functools.cached_property
+    def svg(self) -> str:
+        return svg_of(self.layout)
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def png(self, *, scale: int = 1) -> bytes:
+        return png_of(self.layout, scale=scale)
+
+    def save(self, file: Union[str, "os.PathLike[str]"]) -> None:
+        name = os.fspath(file)
+        ext = os.path.splitext(name)[1].lower()
+        if ext not in (".svg", ".png"):
+            raise ValueError(f"{name}: a picture is saved as .svg or .png")
+        data = self.svg.encode("utf-8") if ext == ".svg" else self.png()
+        with open(name, "wb") as fh:
+            fh.write(data)
+
+    def __repr__(self) -> str:
+        return f"<Picture {self.layout.width}x{self.layout.height}: {self.layout.title}>"
+
+
+def picture(board: Board, *, hint: bool = False, path: Optional[Sequence[Point]] = None,
+            solution: Any = None, cell: Optional[int] = None) -> Picture:
+    """What ``Board.show`` returns: see there."""
+    hint = flag(hint, "hint")
+    title = None
+    if hint:
+        if path is not None:
+            raise ValueError("give hint=True or a path, not both")
+        move = board.hint()
+        where = f"{board.rows}x{board.cols} board, {board.tiles_left} tiles"
+        if move is None:
+            title = f"{where}: {'clear' if board.is_clear() else 'no move left'}"
+        else:
+            path = board.find_path(*move)
+            title = f"{where}: hint {move[0]} - {move[1]}"
+    if solution is True:
+        from .solver import Verdict, solve
+        found = solve(board, time_limit=SHOW_SOLVE_SECONDS)
+        if found.verdict != Verdict.SOLVABLE:
+            raise ValueError(f"no solution to draw: the board is {Verdict(found.verdict).name.lower()}"
+                             f" ({found.reason})")
+        solution = found.moves
+    elif solution is not None and hasattr(solution, "verdict") and hasattr(solution, "moves"):
+        if solution.moves is None:
+            raise ValueError("no solution to draw: this Solution has no moves")
+        solution = solution.moves
+    return Picture(layout(board, path=path, solution=solution,
+                          cell=CELL if cell is None else cell, title=title))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -227,7 +611,7 @@ def text(board: GridLike, *, path: Optional[Sequence[Point]] = None,
     With ``path`` the ring is shown round the board, the path is drawn with ``-``, ``|`` and
     ``+`` through the empty cells it crosses, and its two end tiles are bracketed.
     """
-    b = _board(board, rules)
+    b = board_for(board, rules)
     grid = np.asarray(b.grid)
     rows, cols = b.rows, b.cols
     labels = [["." if v == 0 else "#" if v < 0 else str(int(v)) for v in row] for row in grid.tolist()]

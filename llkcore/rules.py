@@ -1,16 +1,14 @@
 """Rules: the variant of the game a board is played under."""
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Dict, Optional
 
-import numpy as np
+from ._core.state import GRAVITY_CODES
+from .checks import flag, integer
 
 #: Gravity directions; None means tiles never move.
 GRAVITIES = (None, "down", "up", "left", "right")
-# Codes the kernels use (grid.pxd GRAVITY_*).
-GRAVITY_CODES = {None: 0, "down": 1, "up": 2, "left": 3, "right": 4}
 
 
 @dataclass(frozen=True)
@@ -29,29 +27,54 @@ class Rules:
     gravity: Optional[str] = None
 
     def __post_init__(self) -> None:
-        if isinstance(self.max_turns, bool):
-            raise TypeError("Rules.max_turns must be an int, not bool")
-        try:
-            turns = operator.index(self.max_turns)
-        except TypeError:
-            raise TypeError(f"Rules.max_turns must be an int, got {type(self.max_turns).__name__}") from None
-        if turns < 0:
-            raise ValueError(f"Rules.max_turns must be >= 0, got {turns}")
-        if turns > 2**31 - 1:
-            raise ValueError(f"Rules.max_turns must fit in int32, got {turns}")
-        object.__setattr__(self, "max_turns", int(turns))
-        if not isinstance(self.border, (bool, np.bool_)):
-            raise TypeError(f"Rules.border must be a bool, got {type(self.border).__name__}")
-        object.__setattr__(self, "border", bool(self.border))
-        if self.gravity not in GRAVITY_CODES:
+        turns = integer(self.max_turns, "Rules.max_turns", low=0, high=2**31 - 1)
+        object.__setattr__(self, "max_turns", turns)
+        object.__setattr__(self, "border", flag(self.border, "Rules.border"))
+        if not (self.gravity is None or isinstance(self.gravity, str)) or self.gravity not in GRAVITY_CODES:
             raise ValueError(f"Rules.gravity must be one of {GRAVITIES}, got {self.gravity!r}")
 
     @property
     def gravity_code(self) -> int:
         return GRAVITY_CODES[self.gravity]
 
+    def to_dict(self) -> Dict[str, Any]:
+        """``{"max_turns": ..., "border": ..., "gravity": ...}``, as files store the rules."""
+        return {"max_turns": self.max_turns, "border": self.border, "gravity": self.gravity}
+
+    @classmethod
+    def from_dict(cls, fields: Any) -> "Rules":
+        """Rules from ``to_dict``'s form (fields left out keep their defaults); a non-dict or an
+        unknown field raises ValueError, a bad value what the constructor raises."""
+        if not isinstance(fields, dict):
+            raise ValueError(f"rules must be an object of max_turns, border and gravity, got "
+                             f"{type(fields).__name__}")
+        unknown = sorted(set(fields) - {"max_turns", "border", "gravity"}, key=str)
+        if unknown:
+            raise ValueError(f"unknown rules field(s) {unknown}")
+        return cls(**fields)
+
+    @classmethod
+    def preset(cls, name: str) -> "Rules":
+        """The rules of a named game (see PRESETS), e.g. ``Rules.preset("qq")``."""
+        if not isinstance(name, str) or name not in PRESETS:
+            raise ValueError(f"unknown rules preset {name!r}; choose one of {tuple(PRESETS)}")
+        return PRESETS[name]
+
 
 DEFAULT_RULES = Rules()
+
+#: Named rule sets of common games, so callers need not know what ``border`` means.
+PRESETS: Dict[str, Rules] = {
+    # Shisen-Sho, Onet, Link-up: two turns, paths may run round the outside of the board.
+    "classic": DEFAULT_RULES,
+    "shisen-sho": DEFAULT_RULES,
+    "onet": DEFAULT_RULES,
+    # KShisen's default game: the classic rules, and tiles fall down after each removal.
+    "kshisen": Rules(gravity="down"),
+    # QQ 连连看 and the HDU 1175 judge problem: two turns, paths stay inside the board.
+    "qq": Rules(border=False),
+    "hdu1175": Rules(border=False),
+}
 
 
 def as_rules(rules: Optional[Rules]) -> Rules:

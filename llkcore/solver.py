@@ -1,6 +1,6 @@
 """Solvers: decide whether a board can be cleared, with a replayable certificate.
 
-Strategies (DESIGN §3):
+Strategies (docs/architecture.md, "Solvers"):
 
 ``"exact"``
     The only strategy that may answer UNSOLVABLE. It looks at the root, lets the two greedy
@@ -32,47 +32,30 @@ proportional to the board, so a long search does not grow the process.
 """
 from __future__ import annotations
 
-import math
-import operator
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import IntEnum
 from typing import Any, List, Optional, Tuple
 
 import numpy as np
 
 from ._core import memo as _memo
 from ._core import solve as _solve
-from .board import Board, GridLike, _board
+from .board import Board, GridLike, board_for
+from .checks import choice, integer, seconds
+from .coords import Move, Point, moves_of
 from .errors import CoordinateError, IllegalMove
 from .rules import Rules, as_rules
+from .verdict import VERDICT_OF_STATUS as _VERDICT_OF_STATUS
+from .verdict import Verdict
 
-Point = Tuple[int, int]
-Move = Tuple[Point, Point]
-
-#: The strategy names, in the order of the kernel's codes.
-STRATEGIES: Tuple[str, ...] = ("exact", "greedy-freedom", "greedy-mobility", "matching")
+#: The strategy names (a strategy's kernel code is its index).
+STRATEGIES: Tuple[str, ...] = _solve.STRATEGIES
 
 #: Cap of the exact search's table of dead states, in entries of 16 bytes (2**21 = 32 MiB). The
 #: table starts small, doubles while more than half full and, once at the cap, replaces old
 #: entries, so a long search never grows the process past it.
 MEMO_ENTRIES: int = _memo.MEMO_ENTRIES
-
-
-class Verdict(IntEnum):
-    """What a solver proved about a board."""
-
-    #: The board can be cleared; ``Solution.moves`` is a removal sequence that clears it.
-    SOLVABLE = 1
-    #: No removal sequence clears the board (proved by "exact", or some type has an odd count).
-    UNSOLVABLE = 0
-    #: Not decided: a budget ran out, or a heuristic strategy got stuck.
-    UNKNOWN = -1
-
-
-_VERDICT_OF_STATUS = {0: Verdict.UNSOLVABLE, 1: Verdict.SOLVABLE, 2: Verdict.UNKNOWN,
-                      3: Verdict.UNKNOWN, 4: Verdict.UNKNOWN, 6: Verdict.UNSOLVABLE,
-                      7: Verdict.UNKNOWN}
 
 
 @dataclass(frozen=True)
@@ -87,7 +70,8 @@ class Solution:
     seconds: wall time of the solve.
     strategy: the strategy that produced it.
     reason: why the solver stopped: "solved", "unsolvable", "odd_count", "node_limit",
-        "time_limit" or "stuck" (a heuristic found no move it would play).
+        "time_limit", "cancelled" (Solver.cancel) or "stuck" (a heuristic found no move it would
+        play). Ctrl-C in the main thread raises KeyboardInterrupt instead (within about 20 ms).
     """
 
     verdict: Verdict
@@ -110,47 +94,19 @@ class Solution:
                 f"seconds={self.seconds:.4f}, strategy={self.strategy!r}, reason={self.reason!r})")
 
 
-def _strategy(strategy: Any) -> int:
-    if not isinstance(strategy, str):
-        raise TypeError(f"strategy must be a str, one of {STRATEGIES}, got {type(strategy).__name__}")
-    try:
-        return STRATEGIES.index(strategy)
-    except ValueError:
-        raise ValueError(f"unknown strategy {strategy!r}; choose one of {STRATEGIES}") from None
-
-
-def _bounded_int(value: Any, name: str, minimum: int, cap: int) -> int:
-    """An int (not a bool) >= minimum, clamped to cap; TypeError/ValueError naming ``name``."""
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be an int or None, got bool")
-    try:
-        v = operator.index(value)
-    except TypeError:
-        raise TypeError(f"{name} must be an int or None, got {type(value).__name__}") from None
-    if v < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {v}")
-    return min(v, cap)
-
-
 def _node_limit(value: Any) -> int:
-    """None -> -1 (no budget); else an int >= 0."""
-    return -1 if value is None else _bounded_int(value, "node_limit", 0, 2**62)
+    """None -> -1 (no budget); else an int >= 0 (clamped to 2**62)."""
+    return -1 if value is None else min(integer(value, "node_limit", low=0), 2**62)
 
 
 def _time_limit(value: Any) -> float:
-    """None -> -1.0 (no budget); else a finite number of seconds >= 0."""
-    if value is None:
-        return -1.0
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"time_limit must be a number of seconds or None, got {type(value).__name__}")
-    v = float(value)
-    if math.isnan(v) or v < 0:
-        raise ValueError(f"time_limit must be >= 0 seconds, got {value!r}")
-    return -1.0 if math.isinf(v) else v
+    """None -> -1.0 (no budget); else a number of seconds >= 0 (infinity: no budget)."""
+    v = seconds(value, "time_limit")
+    return -1.0 if v is None else v
 
 
 def _memo_entries(value: Any) -> int:
-    return MEMO_ENTRIES if value is None else _bounded_int(value, "memo_entries", 2, 2**40)
+    return MEMO_ENTRIES if value is None else min(integer(value, "memo_entries", low=2), 2**40)
 
 
 class Solver:
@@ -172,7 +128,7 @@ class Solver:
         if rules is not None:
             as_rules(rules)  # TypeError for anything but Rules
         self.rules = rules
-        self._code = _strategy(strategy)
+        self._code = STRATEGIES.index(choice(strategy, "strategy", STRATEGIES))
         self.strategy = strategy
         self._nodes = _node_limit(node_limit)
         self.node_limit = node_limit
@@ -185,7 +141,8 @@ class Solver:
 
     def cancel(self) -> None:
         """Stop every solve running on this Solver, from any thread: each returns UNKNOWN with
-        reason "cancelled" at its next node. Later solves on this Solver stop at once too."""
+        reason "cancelled" at its next node or link test. Later solves on this Solver stop at
+        once too."""
         self._cancel[0] = 1
 
     @property
@@ -199,20 +156,14 @@ class Solver:
     def solve(self, board_or_grid: GridLike) -> Solution:
         """Solve a Board (from its current position, with its rules) or a grid; see ``solve``."""
         start = time.perf_counter()
-        board = _board(board_or_grid, self.rules)
+        board = board_for(board_or_grid, self.rules)
         rules = board.rules
         state = board._state.copy()
         status, cells, nodes = _solve.solve_state(
             state, self._code, rules.max_turns, rules.gravity_code, self._nodes, self._seconds,
             self._memo, cancel=self._cancel)
         verdict = _VERDICT_OF_STATUS[status]
-        moves = None
-        if cells is not None:
-            width = board._width
-            rc = np.empty((cells.shape[0], 4), dtype=np.int64)
-            rc[:, 0::2] = cells // width - 1
-            rc[:, 1::2] = cells % width - 1
-            moves = [((r1, c1), (r2, c2)) for r1, c1, r2, c2 in rc.tolist()]
+        moves = None if cells is None else moves_of(cells, board._width)
         return Solution(verdict=verdict, moves=moves, nodes=int(nodes),
                         seconds=time.perf_counter() - start, strategy=self.strategy,
                         reason=_solve.STATUS_NAMES[status])
@@ -231,7 +182,16 @@ def solve(board_or_grid: GridLike, *, strategy: str = "exact", rules: Optional[R
                   time_limit=time_limit).solve(board_or_grid)
 
 
-def _as_moves(moves: Any) -> List[Tuple[Any, Any]]:
+def _move_point(p: Any, i: int) -> Point:
+    """One point of move i: a sequence of two ints (not a dict, set or string)."""
+    if isinstance(p, np.ndarray):
+        p = p.tolist()
+    if isinstance(p, (str, bytes, dict, set, frozenset)) or not isinstance(p, Sequence) or len(p) != 2:
+        raise ValueError(f"move {i}: a point must be a (row, col) pair, got {p!r}")
+    return (integer(p[0], f"move {i}: row"), integer(p[1], f"move {i}: col"))
+
+
+def _as_moves(moves: Any) -> List[Tuple[Point, Point]]:
     """Check the shape of a move sequence: each move ((r1, c1), (r2, c2)) or (r1, c1, r2, c2).
 
     Raises TypeError / ValueError for anything not of that shape; values are checked later
@@ -240,40 +200,26 @@ def _as_moves(moves: Any) -> List[Tuple[Any, Any]]:
     if isinstance(moves, np.ndarray):
         if moves.size == 0:
             return []
-        if moves.dtype == np.bool_ or not np.issubdtype(moves.dtype, np.integer):
+        if moves.dtype.kind not in "iu":
             raise TypeError(f"moves must hold integers, got dtype {moves.dtype}")
         if moves.ndim == 2 and moves.shape[1] == 4:
-            return [((int(a), int(b)), (int(c), int(d))) for a, b, c, d in moves.tolist()]
+            return [((a, b), (c, d)) for a, b, c, d in moves.tolist()]
         if moves.ndim == 3 and moves.shape[1:] == (2, 2):
-            return [((int(a), int(b)), (int(c), int(d))) for (a, b), (c, d) in moves.tolist()]
+            return [((a, b), (c, d)) for (a, b), (c, d) in moves.tolist()]
         raise ValueError(f"a moves array must have shape (k, 4) or (k, 2, 2), got {moves.shape}")
-    if isinstance(moves, (str, bytes)) or not hasattr(moves, "__iter__"):
+    if isinstance(moves, (str, bytes, dict, set, frozenset)) or not hasattr(moves, "__iter__"):
         raise TypeError(f"moves must be a sequence of ((r1, c1), (r2, c2)), got {type(moves).__name__}")
     out = []
     for i, move in enumerate(moves):
         if isinstance(move, np.ndarray):
             move = move.tolist()
-        if isinstance(move, (str, bytes)) or not hasattr(move, "__len__"):
+        if isinstance(move, (str, bytes, dict, set, frozenset)) or not isinstance(move, Sequence):
             raise TypeError(f"move {i} must be ((r1, c1), (r2, c2)), got {move!r}")
         if len(move) == 4:
             move = ((move[0], move[1]), (move[2], move[3]))
         if len(move) != 2:
             raise ValueError(f"move {i} must be ((r1, c1), (r2, c2)), got {move!r}")
-        points = []
-        for p in move:
-            if isinstance(p, np.ndarray):
-                p = p.tolist()
-            if isinstance(p, (str, bytes)) or not hasattr(p, "__len__") or len(p) != 2:
-                raise ValueError(f"move {i}: a point must be (row, col), got {p!r}")
-            for v in p:
-                if isinstance(v, (bool, np.bool_)):
-                    raise TypeError(f"move {i}: coordinates must be ints, got bool")
-                try:
-                    operator.index(v)
-                except TypeError:
-                    raise TypeError(f"move {i}: coordinates must be ints, got {type(v).__name__}") from None
-            points.append((operator.index(p[0]), operator.index(p[1])))
-        out.append((points[0], points[1]))
+        out.append((_move_point(move[0], i), _move_point(move[1], i)))
     return out
 
 
@@ -286,7 +232,7 @@ def verify(grid: GridLike, moves: Any, *, rules: Optional[Rules] = None) -> bool
     empty cell, a wall, a point off the board, two types or an unlinkable pair gives False.
     """
     sequence = _as_moves(moves)
-    board = _board(grid, rules)
+    board = board_for(grid, rules)
     board = board.copy() if isinstance(grid, Board) else board
     for a, b in sequence:
         try:

@@ -15,7 +15,7 @@ Strategies:
   point_pairs()   query pairs on a board, biased towards same-type pairs.
 Checks:
   assert_valid_path(...)        a path is a legal polyline for the rules on that grid.
-  assert_path_matches_ref(...)  ... and has llkref's turn count and length (None together).
+  assert_path_matches_ref(...)  ... and is exactly llkref's path (its tie rule included).
   assert_index_matches(board)   board.index equals llkref.tile_index, through every accessor.
   assert_same_position(b, ref)  an llkcore.Board shows the same position as an llkref.Board.
   snapshot / assert_unchanged   a failed call left grid, index, moves, history and redo alone.
@@ -176,15 +176,15 @@ def assert_valid_path(grid, path, a, b, max_turns, border):
 
 
 def assert_path_matches_ref(grid, path, a, b, r: llkcore.Rules):
-    """path (llkcore) is valid and as good as llkref's: None together, same turns, same length."""
+    """path (llkcore) is valid and is exactly llkref's: fewest turns, then shortest, then the
+    first in step order (llkref.find_path documents the rule); None together."""
     ref = llkref.find_path(grid, a, b, **ref_kwargs(r))
     if ref is None:
         assert path is None, (grid, a, b, r, path)
         return
     assert path is not None, (grid, a, b, r, ref)
     assert_valid_path(grid, path, a, b, r.max_turns, r.border)
-    assert llkref.path_turns(path) == llkref.path_turns(ref), (path, ref)
-    assert llkref.path_length(path) == llkref.path_length(ref), (path, ref)
+    assert path == ref, (grid, a, b, r, path, ref)
 
 
 def assert_index_matches(board, grid=None):

@@ -90,9 +90,9 @@ def test_results_do_not_depend_on_completion_order(monkeypatch):
     finished = []
     real = batch._solve_one
 
-    def slow_then_solve(solver, rules, keep_moves, index, item):
+    def slow_then_solve(solver, rules, keep_moves, index, item, **options):
         time.sleep(0.002 * (24 - index))
-        row = real(solver, rules, keep_moves, index, item)
+        row = real(solver, rules, keep_moves, index, item, **options)
         finished.append(index)
         return row
 

@@ -94,6 +94,49 @@ def test_generate_rules_options_go_into_json(tmp_path, capsys):
     assert len(out.splitlines()) == len(board.moves())
 
 
+def test_generate_json_is_a_saved_game_the_api_reads(tmp_path, capsys):
+    path = tmp_path / "deal.json"
+    code, _, err = run(capsys, "generate", "6x6", "--solvable", "--seed", 5, "--gravity", "up",
+                       "-o", path)
+    assert code == 0, err
+    loaded = llk.Board.from_json(path.read_text())
+    dealt = llk.generate(6, 6, seed=5, rules=llk.Rules(gravity="up"))
+    assert loaded.to_json() == dealt.to_json()
+    assert loaded.seed == 5 and loaded.certificate == dealt.certificate
+
+
+def test_commands_read_a_saved_game_at_its_current_position(tmp_path, capsys):
+    board = llk.generate(6, 6, seed=8, rules=llk.Rules(gravity="down"))
+    for move in board.certificate[:5]:
+        board.remove(*move)
+    board.undo()
+    path = tmp_path / "game.json"
+    path.write_text(board.to_json())
+    code, out, _ = run(capsys, "moves", path, "--json")
+    assert code == 0
+    assert [((m[0], m[1]), (m[2], m[3])) for m in json.loads(out)] == board.moves()
+    # Options override the saved rules: the position now, under the options' rules.
+    code, out, _ = run(capsys, "moves", path, "--json", "--gravity", "none", "--turns", "1")
+    assert [((m[0], m[1]), (m[2], m[3])) for m in json.loads(out)] == \
+        llk.Board(board.grid, rules=llk.Rules(max_turns=1)).moves()
+
+
+@pytest.mark.parametrize("content", [
+    [[1, 2, 0], [2, 1, 0]],                                             # a plain grid
+    {"grid": [[1, 2, 0], [2, 1, 0]], "rules": {"max_turns": 2, "border": True, "gravity": None}},
+    # what llk generate wrote before saved games: grid, rules, seed and certificate
+    {"grid": [[1, 2, 0], [2, 1, 0]], "rules": {"max_turns": 2, "border": True, "gravity": None},
+     "seed": 3, "certificate": [[0, 0, 1, 1], [0, 1, 1, 0]]},
+])
+def test_older_json_boards_still_load(tmp_path, capsys, content):
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(content))
+    code, out, err = run(capsys, "moves", path, "--json")
+    assert code == 0, err
+    assert [((m[0], m[1]), (m[2], m[3])) for m in json.loads(out)] == \
+        llk.Board([[1, 2, 0], [2, 1, 0]]).moves()
+
+
 # ---------------------------------------------------------------------------------------------
 # solve and render
 # ---------------------------------------------------------------------------------------------
@@ -152,6 +195,27 @@ def test_render_svg_with_a_path(tmp_path, capsys):
     one_error_line(err, "render")
 
 
+def test_render_png_with_a_path_and_a_solution(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("PIL", reason="PNG pictures need Pillow: pip install 'llkcore[png]'")
+    from PIL import Image
+    from llkcore import render
+    path = tmp_path / "b.txt"
+    path.write_text("1 2\n1 2\n")
+    for extra in (["--path", "0,0,1,0"], ["--solution"]):
+        png = tmp_path / "b.png"
+        code, _, err = run(capsys, "render", path, "-o", png, "--cell", 20, *extra)
+        assert code == 0, err
+        pic = render.layout(llk.Board.from_text(path.read_text()), cell=20)
+        assert Image.open(png).size == (pic.width, pic.height)
+    # Without Pillow: one line saying how to get it, before any work.
+    def missing():
+        raise ImportError('PNG pictures need Pillow: pip install "llkcore[png]"')
+    monkeypatch.setattr(render, "pillow", missing)
+    code, _, err = run(capsys, "render", path, "-o", tmp_path / "c.png")
+    assert code == 2 and "llkcore[png]" in one_error_line(err, "render")
+    assert not (tmp_path / "c.png").exists()
+
+
 def test_render_numbered_solution_needs_an_svg(tmp_path, capsys):
     path = tmp_path / "b.txt"
     path.write_text("1 2\n1 2\n")
@@ -161,6 +225,8 @@ def test_render_numbered_solution_needs_an_svg(tmp_path, capsys):
     code, _, err = run(capsys, "render", path, "--solution")
     assert code == 2
     one_error_line(err, "render")
+    code, _, err = run(capsys, "render", path, "-o", tmp_path / "s.gif")
+    assert code == 2 and ".png" in one_error_line(err, "render")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -222,6 +288,9 @@ MALFORMED = {
     "floats.json": b"[[1.5, 2], [1, 2]]",
     "badrules.json": b"{\"grid\": [[1, 1]], \"rules\": {\"gravity\": \"sideways\"}}",
     "notnpy.npy": b"this is not an npy file",
+    "newer.json": b'{"format": "llkcore.board", "version": 99, "grid": [[1, 1]], "rules": {}}',
+    "illegal.json": (b'{"format": "llkcore.board", "version": 1, "grid": [[0, 0]], "rules": {}, '
+                     b'"start": {"grid": [[1, 2]], "certificate": null}, "history": [[0, 0, 0, 1]]}'),
 }
 
 
@@ -303,6 +372,8 @@ def test_entry_points_run_end_to_end(tmp_path, entry):
     assert len(done.stderr.strip().splitlines()) == 1 and "oops" in done.stderr
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows has no SIGINT for one process: "
+                    "Ctrl-C goes to a whole console group")
 def test_ctrl_c_stops_analyze_promptly(tmp_path):
     """A real SIGINT to a running ``llk analyze`` over a million deals: it stops within seconds,
     says so, exits 130, and leaves no thread behind (the process would hang otherwise)."""

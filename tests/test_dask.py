@@ -55,7 +55,7 @@ def test_bag_on_a_process_cluster_equals_local_analyze(client, boards):
         remote = llk_dask.analyze(bag, keep_moves=True)
     # The partitions really ran in the worker processes.
     ran_on = {task["worker"] for task in stream.data if "analyze_partition" in task["key"]}
-    assert ran_on and ran_on <= set(client.scheduler_info()["workers"])
+    assert ran_on and ran_on <= set(client.nthreads())
     assert isinstance(remote, llk.Analysis)
     assert remote.same_results(local)
     assert remote.moves == local.moves

@@ -16,22 +16,37 @@ GOOD = [[1, 0, 1],
         [2, -1, 2]]
 
 
-def entry_points(grid):
-    """Every public way to hand llkcore a grid."""
+def entry_points(grid, at=(0, 0)):
+    """Every public way to hand llkcore a grid. The module queries read the cell ``at`` (an
+    endpoint of theirs): they check the grid's shape and only the cells they read."""
     return {
         "Board": lambda: llk.Board(grid),
-        "can_link": lambda: llk.can_link(grid, (0, 0), (0, 0)),
-        "find_path": lambda: llk.find_path(grid, (0, 0), (0, 0)),
+        "Board.update": lambda: llk.Board([[0]]).update(grid),
+        "can_link": lambda: llk.can_link(grid, at, at),
+        "find_path": lambda: llk.find_path(grid, at, at),
+        "can_link 3 turns": lambda: llk.can_link(grid, at, at, rules=llk.Rules(max_turns=3)),
         "moves": lambda: llk.moves(grid),
+        "hint": lambda: llk.hint(grid),
+        "solve": lambda: llk.solve(grid),
     }
 
 
-def assert_board_error(grid, *words):
-    for name, call in entry_points(grid).items():
+def assert_board_error(grid, *words, at=(0, 0)):
+    for name, call in entry_points(grid, at).items():
         with pytest.raises(BoardError) as info:
             call()
         msg = str(info.value).lower()
         assert any(w in msg for w in words), (name, msg, words)
+
+
+def first_bad_cell(grid):
+    """Where a grid's first cell that is not an int in int32 is (the cell a query must read)."""
+    for r, row in enumerate(np.asarray(grid, dtype=object).tolist() if isinstance(grid, np.ndarray) else grid):
+        for c, v in enumerate(row):
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) \
+                    or not -(2**31) <= int(v) < 2**31:
+                return (r, c)
+    return (0, 0)
 
 
 def test_exception_hierarchy():
@@ -59,11 +74,15 @@ def test_empty(grid):
     assert_board_error(grid, "empty", "at least one", "shape")
 
 
-@pytest.mark.parametrize("grid", [[[1, 2], [3]], [[1], [2, 3]], [[1, 2, 3], [1, 2], [1, 2, 3]],
-                                  [[1, [2]], [3, 4]]],
-                         ids=["short-last", "short-first", "short-middle", "nested"])
+@pytest.mark.parametrize("grid", [[[1, 2], [3]], [[1], [2, 3]], [[1, 2, 3], [1, 2], [1, 2, 3]]],
+                         ids=["short-last", "short-first", "short-middle"])
 def test_ragged(grid):
-    assert_board_error(grid, "ragged", "length", "2-d", "int", "sequence")
+    assert_board_error(grid, "ragged", "length")
+
+
+def test_nested_cell():
+    grid = [[1, [2]], [3, 4]]
+    assert_board_error(grid, "2-d", at=(0, 1))
 
 
 @pytest.mark.parametrize("grid", [
@@ -73,7 +92,7 @@ def test_ragged(grid):
 ], ids=["floats", "mixed-float", "float64", "float32", "strings", "digit-strings", "None",
         "complex", "bool-array", "bool-list", "int-and-bool", "object-array", "dict"])
 def test_non_integer_values(grid):
-    assert_board_error(grid, "int")
+    assert_board_error(grid, "int", at=first_bad_cell(grid))
 
 
 @pytest.mark.parametrize("grid", [
@@ -84,7 +103,41 @@ def test_non_integer_values(grid):
 ], ids=["2^31", "-2^31-1", "2^31-mid", "int64", "int64-neg", "uint32", "uint64-huge", "uint64",
         "list-2^63", "list-2^64", "list--2^70", "list-10^30"])
 def test_values_out_of_int32(grid):
-    assert_board_error(grid, "int32")
+    assert_board_error(grid, "int32", at=first_bad_cell(grid))
+
+
+@pytest.mark.parametrize("bad", [2.5, 2**31, True, "7", None, np.float64(1)])
+def test_module_queries_check_the_cells_they_read(bad):
+    """A module query reads the cells it needs in place (that is what makes it cheap): a bad
+    cell it reads raises BoardError, one it never looks at does not; Board, moves, hint and
+    solve read (and check) every cell."""
+    grid = [[1, 0, 1, 0, 0],
+            [-1, 0, -1, 0, 0],
+            [0, 0, 0, 0, 0],
+            [0, 0, 0, 0, bad]]
+    # (0, 0)-(0, 2) reads row 0 and columns 0, 1 and 2 (the lines through the endpoints and the
+    # one crossing line between them): never the cell at (3, 4).
+    assert llk.can_link(grid, (0, 0), (0, 2)) is True
+    for call in (lambda: llk.can_link(grid, (3, 4), (0, 0)), lambda: llk.Board(grid),
+                 lambda: llk.moves(grid), lambda: llk.hint(grid), lambda: llk.solve(grid),
+                 lambda: llk.find_path(grid, (0, 0), (0, 2)),
+                 lambda: llk.can_link(grid, (0, 0), (0, 2), rules=llk.Rules(max_turns=3)),
+                 lambda: llk.can_link(grid, (0, 0), (0, 2), rules=llk.Rules(gravity="down"))):
+        with pytest.raises(BoardError, match=r"\(3, 4\)"):
+            call()
+    # With the pair's second tile in column 4 the sweep reads that column: checked.
+    grid[0][2], grid[0][4] = 0, 1
+    with pytest.raises(BoardError, match=r"\(3, 4\)"):
+        llk.can_link(grid, (0, 0), (0, 4))
+
+
+@pytest.mark.parametrize("grid", [
+    np.ma.masked_array([[1, 1]], mask=[[False, True]]), np.ma.masked_array([[1, 1]]),
+    np.array([[1, 1]], dtype="timedelta64[s]"), np.array([[1, 1]], dtype="datetime64[D]"),
+    np.array([[1, 1]], dtype=np.float16), np.array([[1 + 0j, 1]]),
+], ids=["masked", "masked-no-mask", "timedelta64", "datetime64", "float16", "complex"])
+def test_arrays_of_other_kinds_are_refused(grid):
+    assert_board_error(grid, "mask", "integer")
 
 
 def test_int32_extremes_are_accepted():
@@ -116,9 +169,11 @@ def test_board_side_limit():
 # ---------------------------------------------------------------------------------------------
 
 OFF_BOARD = [(-1, 0), (0, -1), (2, 0), (0, 3), (2, 3), (-5, -5), (10**20, 0), (0, -(10**20))]
-NOT_PAIRS = [(0,), (0, 0, 0), (), 5, None, "0", {"r": 0}]
+# A dict or set has no (row, col) order and a string is not a pair, even with two items.
+NOT_PAIRS = [(0,), (0, 0, 0), (), 5, None, "0", {"r": 0}, "ab", {0: 0, 1: 2}, {0, 2},
+             frozenset({0, 2}), np.zeros((2, 1), dtype=int)]
 NOT_INTS = [(0.0, 1), (0, 1.0), (np.float64(0), 0), (True, 0), (0, False), (np.bool_(True), 0),
-            ("0", "1"), (None, 0), (0, [1]), "ab"]
+            ("0", "1"), (None, 0), (0, [1])]
 
 
 def point_calls(board):

@@ -20,11 +20,11 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 import llkcore as llk
 import llkref
 from llkcore._core import deal as _gen
-from llkcore.generate import DealError
+from llkcore import DealError
 from conftest import assert_index_matches, examples, grids
 
 # The module (llkcore.generate the attribute is the function).
-generate_module = importlib.import_module("llkcore.generate")
+deal_module = importlib.import_module("llkcore._deals")
 
 ALL_RULES = [llk.Rules(max_turns=t, border=b, gravity=g)
              for t in (0, 1, 2, 3) for b in (True, False) for g in llk.GRAVITIES]
@@ -76,17 +76,21 @@ def gravity_occupancy(layout, gravity) -> np.ndarray:
 @given(grid=grids(max_side=9), turns=st.integers(0, 4), border=st.booleans(), data=st.data())
 def test_partner_flood_finds_exactly_the_linkable_tiles(grid, turns, border, data):
     """Every tile that a path of at most max_turns turns joins to the start tile, and no other
-    (types ignored: the playout's tiles are all one type)."""
+    (types ignored: the playout's tiles are all one type), each with the fewest turns of such a
+    path (the moves above two turns use the same flood)."""
     ones = [[1 if v > 0 else v for v in row] for row in grid]
     tiles = [(r, c) for r, row in enumerate(ones) for c, v in enumerate(row) if v > 0]
     assume(tiles)
     a = data.draw(st.sampled_from(tiles))
     state = llk.Board(ones, rules=llk.Rules(max_turns=turns, border=border))._state
     width = len(grid[0]) + 2
-    found = _gen.reachable_tiles(state, (a[0] + 1) * width + a[1] + 1, turns).tolist()
+    found, found_turns = _gen.reachable_tiles(state, (a[0] + 1) * width + a[1] + 1, turns)
     expected = sorted((r + 1) * width + c + 1 for r, c in tiles if (r, c) != a
                       and llkref.can_link(ones, a, (r, c), max_turns=turns, border=border))
-    assert found == expected
+    assert found.tolist() == expected
+    for cell, t in zip(found.tolist(), found_turns.tolist()):
+        b = (cell // width - 1, cell % width - 1)
+        assert t == len(llkref.find_path(ones, a, b, max_turns=turns, border=border)) - 2
 
 
 # ---------------------------------------------------------------------------------------------
@@ -268,7 +272,7 @@ def test_tiny_layouts_are_decided_exactly(layout, rules, seed):
 
 def test_exact_fallback_gives_a_certificate(monkeypatch):
     """With no random playout allowed, the exact solver's order is used (gravity included)."""
-    monkeypatch.setattr(generate_module, "MAX_ATTEMPTS", 0)
+    monkeypatch.setattr(deal_module, "MAX_ATTEMPTS", 0)
     rules = llk.Rules(max_turns=0, border=False, gravity="right")
     board = llk.generate(2, 4, layout=[[1, 1, 1, 1], [1, -1, 1, -1]], rules=rules, seed=2)
     assert_certified(board)
@@ -388,7 +392,7 @@ def _below(s, n):
 def test_stream_is_xoshiro256starstar_with_unbiased_bounds(seed, values, bounds):
     """The stream is the specified algorithm in plain integer arithmetic (hence the same on every
     platform): a pure-Python model draws the same numbers and the same Fisher-Yates shuffle."""
-    state = generate_module.rng_state(seed)
+    state = deal_module.rng_state(seed)
     model = [int(w) for w in state]
     assert [_gen.draw_below(n, state) for n in bounds] == [_below(model, n) for n in bounds]
     arr = np.array(values, dtype=np.int32)
@@ -403,7 +407,7 @@ def test_stream_is_xoshiro256starstar_with_unbiased_bounds(seed, values, bounds)
 
 def test_seed_state_comes_from_seedsequence():
     expected = np.random.SeedSequence(42).generate_state(4, dtype=np.uint64)
-    assert np.array_equal(generate_module.rng_state(42), expected)
+    assert np.array_equal(deal_module.rng_state(42), expected)
 
 
 # ---------------------------------------------------------------------------------------------

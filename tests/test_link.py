@@ -322,10 +322,19 @@ def test_board_copies_its_input():
 
 
 def test_grid_view_is_read_only():
+    """board.grid cannot be written, and cannot be made writeable (its memory belongs to the
+    board's state, which lends no writable buffer): only the Board's methods change a board."""
     board = llk.Board([[1, 0, 1]])
     with pytest.raises(ValueError):
         board.grid[0, 1] = 7
+    for view in (board.grid, board.grid.view(), np.asarray(board.grid), board.grid[:, 1:]):
+        with pytest.raises(ValueError, match="WRITEABLE"):
+            view.flags.writeable = True
+        with pytest.raises(ValueError):
+            view.setflags(write=True)
     assert board.can_link((0, 0), (0, 2))
+    board.remove((0, 0), (0, 2))
+    assert board.undo() and board.grid.tolist() == [[1, 0, 1]]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -444,31 +453,42 @@ def test_module_functions_accept_a_board():
 
 
 @pytest.mark.parametrize("gravity", ["down", "up", "left", "right"])
-def test_module_functions_answer_for_the_grid_given_under_gravity(gravity):
-    """can_link/find_path/moves with gravity rules must not silently answer for another grid.
-
-    A link test does not move tiles, so either the answer is for the grid as given, or the call
-    refuses the grid with a clear error; never an answer about a compacted copy.
-    """
+def test_module_functions_compact_the_grid_first_under_gravity(gravity):
+    """One meaning for gravity in every module call: the grid is compacted first (as a Board
+    is), and points are points of the compacted board; can_link, find_path, moves, hint,
+    verify and solve all agree with llkref on that board."""
     grid = [[1, 0, 0, 1],
+            [0, 0, 2, 0],
             [0, 0, 0, 0],
-            [0, 0, 0, 0],
-            [1, 0, 0, 1]]
+            [1, 2, 0, 1]]
     r = llk.Rules(gravity=gravity)
-    for a, b in [((0, 0), (0, 3)), ((0, 0), (3, 0)), ((0, 3), (3, 3))]:
-        try:
-            got = llk.can_link(grid, a, b, rules=r)
-        except ValueError as exc:
-            assert "gravity" in str(exc)
-            continue
-        assert got is llkref.can_link(grid, a, b), (gravity, a, b)
-        assert (llk.find_path(grid, a, b, rules=r) is not None) is got
-    try:
-        got_moves = llk.moves(grid, rules=r)
-    except ValueError as exc:
-        assert "gravity" in str(exc)
-    else:
-        assert got_moves == llkref.moves(grid), gravity
+    settled = [list(row) for row in grid]
+    llkref.apply_gravity(settled, gravity)
+    assert settled != grid
+    cells = [(i, j) for i in range(4) for j in range(4)]
+    for a in cells:
+        for b in cells:
+            assert llk.can_link(grid, a, b, rules=r) is llkref.can_link(settled, a, b), (gravity, a, b)
+            assert llk.find_path(grid, a, b, rules=r) == llkref.find_path(settled, a, b)
+    found = llk.moves(grid, rules=r)
+    assert found == llkref.moves(settled) != []
+    assert llk.hint(grid, rules=r) == llk.Board(settled, rules=r).hint()
+    for move in found:
+        rest = llk.Board(grid, rules=r)
+        rest.remove(*move)
+        assert llk.verify(grid, [move] + llk.solve(rest).moves, rules=r) is (
+            llk.solve(rest).verdict == llk.Verdict.SOLVABLE)
+
+
+def test_module_calls_agree_on_the_compacted_grid():
+    """The case the hardening review found: moves, verify and solve on an uncompacted grid."""
+    g = [[1, 0], [0, 0], [1, 0]]
+    r = llk.Rules(gravity="down", border=False, max_turns=0)
+    assert llk.moves(g, rules=r) == [((1, 0), (2, 0))]
+    assert llk.verify(g, [((1, 0), (2, 0))], rules=r)
+    assert not llk.verify(g, [((0, 0), (2, 0))], rules=r)
+    assert llk.solve(g, rules=r).moves == [((1, 0), (2, 0))]
+    assert llk.can_link(g, (1, 0), (2, 0), rules=r) and not llk.can_link(g, (0, 0), (2, 0), rules=r)
 
 
 # ---------------------------------------------------------------------------------------------

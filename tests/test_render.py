@@ -97,7 +97,7 @@ def test_svg_colours_are_deterministic_and_tell_types_apart():
     assert len(set(colours)) == len(colours)
     for colour in colours:
         assert re.fullmatch(r"#[0-9a-f]{6}", colour)
-        assert render.label_colour(colour) in ("#1a1a1a", "#ffffff")
+        assert render.label_colour(colour) in ("#000000", "#ffffff")
 
 
 def test_svg_path_polyline_goes_through_the_corner_centres_ring_included():
@@ -119,18 +119,21 @@ def test_svg_path_polyline_goes_through_the_corner_centres_ring_included():
     (inner,) = by_class(root, "board")
     (ring,) = by_class(root, "ring")
     assert float(ring.get("y")) < points[1][1] < float(inner.get("y"))
+    # A dot on each inner corner; the two end tiles outlined instead (their labels stay clear).
     corners = by_class(root, "corner")
-    assert [(float(c.get("cx")), float(c.get("cy"))) for c in corners] == points
+    assert [(float(c.get("cx")), float(c.get("cy"))) for c in corners] == points[1:-1]
+    ends = by_class(root, "end")
+    assert sorted((int(e.get("data-row")), int(e.get("data-col"))) for e in ends) == \
+        sorted([path[0], path[-1]])
 
 
 @settings(max_examples=examples(30))
 @given(seed=st.integers(0, 10**6), border=st.booleans(), turns=st.sampled_from([1, 2, 3]))
 def test_svg_path_of_random_moves(seed, border, turns):
     rules = llk.Rules(max_turns=turns, border=border)
-    board = llk.generate(6, 8, solvable=False, seed=seed, rules=rules)
-    path = linked_pair_with_path(board)
-    if path is None:
-        return
+    board = llk.generate(6, 8, seed=seed, rules=rules)      # solvable: its first move links
+    path = board.find_path(*board.certificate[0])
+    assert path is not None
     root = parse(render.svg(board, path=path, cell=20))
     points, _ = polyline_points(root)
     assert points == [pytest.approx(centre(p, cell=20)) for p in path]
@@ -192,10 +195,301 @@ def test_svg_title_is_escaped_and_bad_arguments_are_refused():
                    solution=[((0, 0), (0, 2))])
     with pytest.raises(ValueError, match="cell"):
         render.svg(board, cell=2)
+    with pytest.raises(TypeError, match="cell"):
+        render.svg(board, cell=20.5)
+    for title in (5, b"x", ["t"], object()):
+        with pytest.raises(TypeError, match="title"):
+            render.svg(board, title=title)
+    assert "<title>mine</title>" in render.svg(board, title="mine")
+    with pytest.raises(ValueError, match="cell"):
+        render.svg(board, cell=render.MAX_CELL + 1)     # an absurd picture, refused
     with pytest.raises(llk.BoardError):
         render.svg([[1, "a"]])
     # A failed call leaves the board as it was.
     assert board.tiles_left == 2
+
+
+# ---------------------------------------------------------------------------------------------
+# Colours: 36 types, 36 distinguishable colours, readable numbers on every tile
+# ---------------------------------------------------------------------------------------------
+
+def lab(colour):
+    """CIELAB (D65) of #rrggbb."""
+    def linear(v):
+        v /= 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(int(colour[i:i + 2], 16)) for i in (1, 3, 5))
+    x = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047
+    y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b
+    z = (0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883
+    f = [t ** (1 / 3) if t > (6 / 29) ** 3 else t / (3 * (6 / 29) ** 2) + 4 / 29 for t in (x, y, z)]
+    return (116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2]))
+
+
+def delta_e(lab1, lab2):
+    """CIEDE2000 (Sharma, Wu and Dalal's formulation), one pair at a time."""
+    import math
+    (L1, a1, b1), (L2, a2, b2) = lab1, lab2
+    cbar = (math.hypot(a1, b1) + math.hypot(a2, b2)) / 2
+    g = 0.5 * (1 - math.sqrt(cbar ** 7 / (cbar ** 7 + 25 ** 7)))
+    a1, a2 = a1 * (1 + g), a2 * (1 + g)
+    c1, c2 = math.hypot(a1, b1), math.hypot(a2, b2)
+    h1 = math.degrees(math.atan2(b1, a1)) % 360 if c1 else 0.0
+    h2 = math.degrees(math.atan2(b2, a2)) % 360 if c2 else 0.0
+    dh = 0.0 if c1 * c2 == 0 else (h2 - h1 if abs(h2 - h1) <= 180 else
+                                   h2 - h1 - 360 if h2 > h1 else h2 - h1 + 360)
+    dH = 2 * math.sqrt(c1 * c2) * math.sin(math.radians(dh / 2))
+    lbar, cbar = (L1 + L2) / 2, (c1 + c2) / 2
+    if c1 * c2 == 0:
+        hbar = h1 + h2
+    elif abs(h1 - h2) <= 180:
+        hbar = (h1 + h2) / 2
+    else:
+        hbar = (h1 + h2 + 360) / 2 if h1 + h2 < 360 else (h1 + h2 - 360) / 2
+    t = (1 - 0.17 * math.cos(math.radians(hbar - 30)) + 0.24 * math.cos(math.radians(2 * hbar))
+         + 0.32 * math.cos(math.radians(3 * hbar + 6)) - 0.20 * math.cos(math.radians(4 * hbar - 63)))
+    sl = 1 + 0.015 * (lbar - 50) ** 2 / math.sqrt(20 + (lbar - 50) ** 2)
+    sc, sh = 1 + 0.045 * cbar, 1 + 0.015 * cbar * t
+    rt = (-2 * math.sqrt(cbar ** 7 / (cbar ** 7 + 25 ** 7))
+          * math.sin(math.radians(60 * math.exp(-(((hbar - 275) / 25) ** 2)))))
+    dl, dc = L2 - L1, c2 - c1
+    return math.sqrt((dl / sl) ** 2 + (dc / sc) ** 2 + (dH / sh) ** 2 + rt * (dc / sc) * (dH / sh))
+
+
+def test_delta_e_matches_published_cases():
+    # Sharma, Wu and Dalal (2005), test data pairs 1, 7 and 17.
+    assert delta_e((50, 2.6772, -79.7751), (50, 0, -82.7485)) == pytest.approx(2.0425, abs=1e-4)
+    assert delta_e((50, 0, 0), (50, -1, 2)) == pytest.approx(2.3669, abs=1e-4)
+    assert delta_e((50, 2.5, 0), (73, 25, -18)) == pytest.approx(27.1492, abs=1e-4)
+
+
+def test_36_types_get_36_distinguishable_colours_and_a_readable_number():
+    colours = [render.type_colour(t) for t in range(1, 37)]
+    assert len(set(colours)) == 36
+    labs = [lab(c) for c in colours]
+    closest = min(delta_e(labs[i], labs[j]) for i in range(36) for j in range(i))
+    assert closest >= 15, closest            # ~2 is a just noticeable difference
+    # ... and far from the picture's own colours (board, ring, wall, path, step badge).
+    for own in (render._BOARD_FILL, render._RING_FILL, render._WALL_FILL, render._PATH_STROKE,
+                render._STEP_FILL):
+        assert min(delta_e(lab(own), x) for x in labs) >= 15, own
+    # Colour is never the only cue: every tile of a 36-type deal carries its number, in black
+    # or white with a WCAG contrast of at least 4.5:1 on its fill (for every type, not only 36).
+    for t in range(1, 500):
+        fill = render.type_colour(t)
+        assert render.contrast(render.label_colour(fill), fill) >= 4.5, (t, fill)
+    board = llk.generate(8, 18, seed=4)
+    tiles = by_class(parse(render.svg(board)), "tile")
+    assert {int(g.get("data-type")) for g in tiles} == set(range(1, 37))
+    for g in tiles:
+        text, rect = g.find(NS + "text"), g.find(NS + "rect")
+        assert text.text == g.get("data-type")
+        assert render.contrast(text.get("fill"), rect.get("fill")) >= 4.5
+
+
+# ---------------------------------------------------------------------------------------------
+# Readable labels under a path, readable step numbers
+# ---------------------------------------------------------------------------------------------
+
+def box_of(shape):
+    """(x0, y0, x1, y1) a layout shape covers (strokes included)."""
+    if isinstance(shape, render.Text):
+        return shape.box()
+    if isinstance(shape, render.Rect):
+        w = shape.stroke_width if shape.stroke else 0
+        return (shape.x - w, shape.y - w, shape.x + shape.width + w, shape.y + shape.height + w)
+    if isinstance(shape, render.Circle):
+        return (shape.cx - shape.r, shape.cy - shape.r, shape.cx + shape.r, shape.cy + shape.r)
+    xs, ys = [x for x, _ in shape.points], [y for _, y in shape.points]
+    return (min(xs) - shape.width, min(ys) - shape.width, max(xs) + shape.width, max(ys) + shape.width)
+
+
+def overlap(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def covers(shape, box):
+    """Whether ``shape`` paints over ``box``: an outline (a Rect without fill) paints only along
+    its edges, so it covers a box strictly inside it only if its stroke reaches the box."""
+    if isinstance(shape, render.Rect) and shape.fill is None:
+        w = shape.stroke_width
+        inner = (shape.x + w, shape.y + w, shape.x + shape.width - w, shape.y + shape.height - w)
+        inside = inner[0] <= box[0] and inner[1] <= box[1] and box[2] <= inner[2] and box[3] <= inner[3]
+        return overlap(box_of(shape), box) and not inside
+    return overlap(box_of(shape), box)
+
+
+def assert_labels_clear(pic):
+    """No shape drawn after a tile's label (or a badge's number) paints over it."""
+    shapes = list(pic.shapes())
+    boxes = np.array([box_of(s) for s in shapes])
+    for i, shape in enumerate(shapes):
+        if isinstance(shape, render.Text):
+            box, later = boxes[i], boxes[i + 1:]
+            near = ((later[:, 0] < box[2]) & (box[0] < later[:, 2])
+                    & (later[:, 1] < box[3]) & (box[1] < later[:, 3]))
+            for j in np.nonzero(near)[0] + i + 1:
+                assert not covers(shapes[j], tuple(box)), (shape, shapes[j])
+
+
+@settings(max_examples=examples(25))
+@given(seed=st.integers(0, 10**6), border=st.booleans(), cell=st.sampled_from([16, 24, 36, 60]))
+def test_labels_stay_readable_under_a_path_and_its_end_marks(seed, border, cell):
+    board = llk.generate(6, 8, seed=seed, rules=llk.Rules(border=border))
+    for move in board.certificate[:3]:
+        path = board.find_path(*move)
+        pic = render.layout(board, path=path, cell=cell)
+        assert_labels_clear(pic)
+        # The path is drawn before (under) every tile; its ends are outlined after them.
+        kinds = [getattr(item, "cls", "") for item in pic.items]
+        assert kinds.index("path") < kinds.index("tile") and kinds[-1] == "end"
+        board.remove(*move)
+
+
+@pytest.mark.parametrize("rows, cols", [(8, 18), (40, 40)])
+def test_step_numbers_are_readable_at_the_default_size(rows, cols):
+    """Every step badge at the default cell size: a font of at least 10 px (3-digit steps of a
+    40x40 board included), the number inside its badge, the badge inside its tile and clear of
+    the tile's label; the label keeps at least 10 px too."""
+    board = llk.generate(rows, cols, seed=2)
+    pic = render.layout(board, solution=board.certificate)
+    assert_labels_clear(pic)
+    tiles = {(dict(g.data)["row"], dict(g.data)["col"]): g for g in pic.items if g.cls == "tile"}
+    badges = [g for g in pic.items if getattr(g, "cls", "") == "step"]
+    assert len(badges) == len(tiles) == rows * cols
+    assert max(dict(b.data)["step"] for b in badges) == rows * cols // 2
+    for badge in badges:
+        pill, number = badge.items
+        tile_rect, label = tiles[(dict(badge.data)["row"], dict(badge.data)["col"])].items
+        assert number.size >= 10 and label.size >= 10
+        inside = lambda inner, outer: (outer[0] <= inner[0] and outer[1] <= inner[1]
+                                       and inner[2] <= outer[2] and inner[3] <= outer[3])
+        assert inside(number.box(), box_of(pill))
+        assert inside(box_of(pill), box_of(tile_rect))
+        assert not overlap(box_of(pill), label.box())
+
+
+# ---------------------------------------------------------------------------------------------
+# PNG (Pillow: the [png] extra, installed by the [test] extra)
+# ---------------------------------------------------------------------------------------------
+
+def png_image(data):
+    Image = pytest.importorskip("PIL.Image", reason="PNG pictures need Pillow: pip install "
+                                                    "'llkcore[png]' (the [test] extra has it)")
+    import io
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG"
+    return image.convert("RGB")
+
+
+def hex_of(pixel):
+    return "#%02x%02x%02x" % pixel[:3]
+
+
+@pytest.mark.parametrize("scale", [1, 2])
+def test_png_has_the_svg_geometry_and_the_tile_colours(scale):
+    pytest.importorskip("PIL", reason="PNG pictures need Pillow: pip install 'llkcore[png]'")
+    board = llk.Board([[1, 2, -1, 3], [0, 0, 0, 4], [2, 1, 4, 3]])
+    path = board.find_path((0, 0), (2, 1))
+    pic = render.layout(board, path=path)
+    image = png_image(render.png(board, path=path, scale=scale))
+    assert image.size == (pic.width * scale, pic.height * scale)
+    root = parse(render.svg(board, path=path))
+    assert (int(root.get("width")) * scale, int(root.get("height")) * scale) == image.size
+    for g in by_class(root, "tile"):
+        rect = g.find(NS + "rect")
+        x, y, size = float(rect.get("x")), float(rect.get("y")), float(rect.get("width"))
+        fill = rect.get("fill")
+        # The tile's colour left of its number and above it (the number sits at the centre).
+        for px, py in ((x + 0.15 * size, y + 0.5 * size), (x + 0.5 * size, y + 0.15 * size)):
+            assert hex_of(image.getpixel((int(px * scale), int(py * scale)))) == fill
+    for w in by_class(root, "wall"):
+        x, y = float(w.get("x")), float(w.get("y"))
+        seen = {hex_of(image.getpixel((int((x + dx) * scale), int((y + dy) * scale))))
+                for dx in range(4, 30, 3) for dy in (10, 20)}
+        assert render._WALL_FILL in seen and len(seen) > 1           # hatched
+    # The path's inner corners are drawn in the path's colour.
+    for corner in by_class(root, "corner"):
+        cx, cy = float(corner.get("cx")), float(corner.get("cy"))
+        assert hex_of(image.getpixel((int(cx * scale), int(cy * scale)))) == render._PATH_STROKE
+
+
+def test_png_labels_under_a_path_keep_their_tile_colours():
+    """Inside the number's box of each end tile there is only the tile's colour, the number's
+    colour and blends of the two: nothing of the path's red."""
+    pytest.importorskip("PIL", reason="PNG pictures need Pillow: pip install 'llkcore[png]'")
+    board = llk.Board([[5, 0, 0, 5], [1, 2, 2, 1]])
+    path = board.find_path((0, 0), (0, 3))
+    pic = render.layout(board, path=path)
+    image = png_image(render.png_of(pic))
+    red = np.array([int(render._PATH_STROKE[i:i + 2], 16) for i in (1, 3, 5)])
+    for tile in [g for g in pic.items if g.cls == "tile" and dict(g.data)["type"] == 5]:
+        rect, label = tile.items
+        fill = np.array([int(rect.fill[i:i + 2], 16) for i in (1, 3, 5)])
+        ink = np.array([int(label.fill[i:i + 2], 16) for i in (1, 3, 5)])
+        x0, y0, x1, y1 = (int(v) for v in label.box())
+        pixels = np.array(image.crop((x0, y0, x1, y1))).reshape(-1, 3).astype(float)
+        # Distance of each pixel from the segment fill..ink (antialiased text lies on it).
+        d = ink - fill
+        t = np.clip(((pixels - fill) @ d) / (d @ d), 0, 1)
+        off = np.linalg.norm(pixels - (fill + t[:, None] * d), axis=1)
+        assert off.max() < 12, off.max()
+        assert np.linalg.norm(pixels - red, axis=1).min() > 60
+
+
+def test_png_without_pillow_says_how_to_get_it(monkeypatch):
+    def missing():
+        raise ImportError('PNG pictures need Pillow: pip install "llkcore[png]"')
+    monkeypatch.setattr(render, "pillow", missing)
+    with pytest.raises(ImportError, match=r"llkcore\[png\]"):
+        render.png([[1, 1]])
+    # SVG needs nothing.
+    parse(render.svg([[1, 1]]))
+
+
+# ---------------------------------------------------------------------------------------------
+# Notebook display
+# ---------------------------------------------------------------------------------------------
+
+def test_a_board_shows_itself_as_its_svg():
+    board = llk.generate(4, 6, seed=1)
+    assert board._repr_svg_() == render.svg(board)
+    big = llk.Board(np.ones((101, 100), dtype=np.int32))       # 10,100 cells: text repr
+    assert big._repr_svg_() is None
+    assert big.show().svg.startswith("<svg")                      # show() still draws it
+
+
+def test_show_draws_the_hint_or_a_solution():
+    board = llk.generate(4, 6, seed=1)
+    pic = board.show(hint=True)
+    a, b = board.hint()
+    root = parse(pic._repr_svg_())
+    (line,) = by_class(root, "path")
+    assert line.get("data-points") == " ".join(f"{r},{c}" for r, c in board.find_path(a, b))
+    assert "hint" in root.find(NS + "title").text
+    stuck = llk.Board([[1, 2], [2, 1]], rules=llk.Rules(border=False))
+    root = parse(stuck.show(hint=True).svg)
+    assert not by_class(root, "path") and "no move" in root.find(NS + "title").text
+    # solution=True solves first; a Solution or a list of moves is drawn as given.
+    for solution in (True, llk.solve(board), board.certificate):
+        steps = numbered_steps(parse(board.show(solution=solution).svg))
+        assert len(steps) == board.tiles_left
+    with pytest.raises(ValueError, match="no solution to draw"):
+        stuck.show(solution=True)
+    with pytest.raises(ValueError, match="not both"):
+        board.show(hint=True, path=[(0, 0), (0, 1)])
+
+
+def test_picture_saves_svg_and_png(tmp_path):
+    board = llk.generate(4, 6, seed=1)
+    pic = board.show(cell=20)
+    pic.save(tmp_path / "b.svg")
+    assert parse((tmp_path / "b.svg").read_text()).get("width") == str(pic.layout.width)
+    with pytest.raises(ValueError, match=r"\.svg or \.png"):
+        pic.save(tmp_path / "b.gif")
+    pytest.importorskip("PIL", reason="PNG pictures need Pillow: pip install 'llkcore[png]'")
+    pic.save(tmp_path / "b.png")
+    assert png_image((tmp_path / "b.png").read_bytes()).size == (pic.layout.width, pic.layout.height)
 
 
 # ---------------------------------------------------------------------------------------------

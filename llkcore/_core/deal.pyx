@@ -4,36 +4,43 @@
 Random stream: rng.pxd, on a 4-word state the caller owns (a uint64 array seeded from numpy's
 SeedSequence).
 
-Playout (docs/architecture.md, "Solvable deals"). The board's tiles all carry one placeholder type; the playout removes
-linkable pairs until the board is clear or no pair links, applying gravity after each removal
-and tracking where every tile started, so the caller can give the two tiles of each removed
-pair one type in their starting cells. Each step draws a "free" tile ``a`` (one with an empty
-neighbour) that has a partner, then a partner ``b``; two kinds of playout:
+Playout (docs/architecture.md, "Solvable deals"; docs/edges.md for its cost). The board's tiles
+all carry one placeholder type; the playout removes linkable pairs until the board is clear or
+no pair links, applying gravity after each removal and tracking where every tile started, so the
+caller can give the two tiles of each removed pair one type in their starting cells. Each step
+draws a "free" tile ``a`` (one with an empty neighbour; the free tiles are kept in a set that
+each removal updates around the cells it changed) that has a partner, then a partner ``b``; two
+kinds of playout:
 
-- open (the deal's look): ``a`` uniform, ``b`` uniform among ``a``'s partners not adjacent to
-  it, if any, else among all (adjacent twins would otherwise crowd the deal far beyond what a
-  random deal shows);
+- open (the deal's look): ``a`` uniform among the free tiles; ``b`` the end of a random path from
+  ``a``: a random straight run through ``a``, a random cell of it, the crossing run there, and so
+  on up to max_turns turns (at most RANDOM_PATH_TURNS); the tiles just past the ends of these runs
+  all link to ``a``, and ``b`` is drawn among those not adjacent to ``a``, if any, else among all
+  (adjacent twins would otherwise crowd the deal far beyond what a random deal shows). A step
+  costs a few bit-mask scans, whatever the board's size, so a deal is made in time about
+  linear in its cells. When RANDOM_PATH_TRIES paths find no tile, ``b`` comes from the full
+  partner flood (reach.pyx) instead;
 - careful (tight layouts, straight-only rules): ``a`` the one with the fewest partners among
-  CAREFUL_CHOICES drawn at random, ``b`` uniform among all its partners, so tiles about to be
-  stranded go first.
+  CAREFUL_CHOICES drawn at random, ``b`` uniform among all its partners (full floods), so tiles
+  about to be stranded go first.
 
 A tile with no empty neighbour links only to an adjacent tile, so every non-adjacent linkable
 pair is made of two free tiles; when no free tile links at all, only adjacent pairs of enclosed
 tiles remain, and one of them is drawn uniformly. Without gravity a playout that reaches a
 dead end takes back its last moves and plays on (MAX_BACKTRACKS times at most).
 
-Partners of ``a`` come from a flood over empty runs: ``a``'s own vertical and horizontal runs
-are level 0, the runs crossing a level-k run are level k + 1, and the tiles just past the ends of
-the runs of levels 0..max_turns are exactly the tiles a path with at most max_turns turns can
-reach. Runs are read off the occupancy bit masks and each run is walked at most once per
-flood, so one flood costs O(empty cells it reaches), whatever max_turns is.
+A playout runs under a budget (run.pxd): Ctrl-C in the main thread stops it and raises
+KeyboardInterrupt.
 """
 cimport numpy as cnp
 from libc.stdint cimport int32_t, uint32_t, uint64_t
 
+from .budget cimport Budget
 from .gravity cimport slide_room, take_pair
 from .grid cimport GRAVITY_NONE, Grid, adjacent, bits_next, bits_prev, empty_neighbours, put_tile
+from .reach cimport Flood, flood_alloc, flood_free, flood_reach
 from .rng cimport permute_ints, rng_below
+from .run cimport budget_raise, budget_start, still_time, still_time_now
 from .state cimport GridState
 
 import numpy as np
@@ -48,6 +55,10 @@ cdef enum:
     MAX_BACKTRACKS = 6
     # Tiles compared per step by a careful playout (it removes the most constrained first).
     CAREFUL_CHOICES = 4
+    # Random paths an open playout draws from a tile before it floods for its partners, and the
+    # most turns such a path makes (any path within max_turns is a legal link).
+    RANDOM_PATH_TRIES = 8
+    RANDOM_PATH_TURNS = 3
 
 
 cdef uint64_t *stream(cnp.ndarray rng_state) except NULL:
@@ -82,116 +93,117 @@ def draw_below(uint32_t n, cnp.ndarray rng_state not None):
 # ---- playout ------------------------------------------------------------------------------------
 
 cdef struct Scratch:
-    int32_t *vis_h          # H*W: stamp of the last flood whose horizontal run covered the cell
-    int32_t *vis_v          # H*W: the same for vertical runs
-    int32_t *mark           # H*W: stamp of the last flood that listed the tile as a partner
-    int32_t stamp
-    int32_t *runs_cur       # flood queue of one level (see partners)
-    int32_t *runs_next
-    int32_t *cand           # partners of the tile being flooded
+    Flood f                 # the full partner flood (reach.pxd)
+    int32_t *cand           # = f.cand: partners of the tile being looked at
     int32_t *pool           # slow path: free tiles, then adjacent pairs
     int32_t *orig           # H*W: starting cell of the tile now at each cell
     int32_t *moves          # gravity moves of one removal, (src, dst) pairs
+    int32_t *free           # the free tiles (a tile with an empty neighbour) ...
+    int32_t *free_at        # H*W: ... and where each is in ``free`` (-1: not free)
+    int nfree
+    Budget *b
 
 
-cdef inline int add_partner(const Grid *g, Scratch *s, int end, int a, int n) noexcept nogil:
-    if g.cells[end] > 0 and end != a and s.mark[end] != s.stamp:
-        s.mark[end] = s.stamp
-        s.cand[n] = end
-        return n + 1
-    return n
+cdef inline int partners(const Grid *g, Scratch *s, int a, int max_turns) noexcept nogil:
+    """Every tile that links to ``a`` (all tiles are one type), into s.cand; returns how many."""
+    return flood_reach(g, &s.f, a, max_turns)
 
 
-cdef int partners(const Grid *g, Scratch *s, int a, int max_turns) noexcept nogil:
-    """Every tile that links to ``a`` (all tiles are one type), into s.cand; returns how many.
+cdef inline void refresh_cell(const Grid *g, Scratch *s, int p) noexcept nogil:
+    """Put p in the free set or take it out, as it now is."""
+    cdef bint want = g.cells[p] > 0 and empty_neighbours(g, p) > 0
+    cdef int i, last
+    if want and s.free_at[p] < 0:
+        s.free_at[p] = s.nfree
+        s.free[s.nfree] = p
+        s.nfree += 1
+    elif not want and s.free_at[p] >= 0:
+        i = s.free_at[p]
+        s.nfree -= 1
+        last = s.free[s.nfree]
+        s.free[i] = last
+        s.free_at[last] = i
+        s.free_at[p] = -1
 
-    Queue entries pack a cell's padded row and column (no division in the loop) and the run's
-    orientation: ``row << 12 | col << 1 | horizontal`` (sides are at most MAX_SIDE + 2 < 2048).
-    """
-    cdef int W = g.W, H = g.H
-    cdef int ncur = 2, nnext, level = 0, i, j, e, x, y, hz, r, c, lo, hi, base, stride, limit
-    cdef int ncand = 0
-    cdef bint last
-    cdef int32_t *vis
-    cdef int32_t *vis_cross
-    cdef int32_t *cur = s.runs_cur
-    cdef int32_t *nxt = s.runs_next
-    cdef int32_t *tmp
-    s.stamp += 1
-    cdef int32_t stamp = s.stamp
-    r = a // W
-    c = a - r * W
-    cur[0] = (r << 12) | (c << 1)
-    cur[1] = (r << 12) | (c << 1) | 1
-    while ncur > 0:
-        last = level >= max_turns
-        nnext = 0
-        for i in range(ncur):
-            e = cur[i]
-            r = e >> 12
-            c = (e >> 1) & 2047
-            hz = e & 1
-            x = r * W + c
-            vis = s.vis_h if hz else s.vis_v
-            if vis[x] == stamp:
-                continue  # this run was walked at a lower level
-            if hz:
-                lo = bits_prev(g.rowbits + r * g.RW, c) + 1
-                hi = bits_next(g.rowbits + r * g.RW, c, W) - 1
-                base = r * W
-                stride = 1
-                limit = W
-            else:
-                lo = bits_prev(g.colbits + c * g.CW, r) + 1
-                hi = bits_next(g.colbits + c * g.CW, r, H) - 1
-                base = c
-                stride = W
-                limit = H
-            if lo > 0:
-                ncand = add_partner(g, s, base + (lo - 1) * stride, a, ncand)
-            if hi + 1 < limit:
-                ncand = add_partner(g, s, base + (hi + 1) * stride, a, ncand)
-            if last:
-                continue
-            # Every cell of this run starts a crossing run at the next level.
-            vis_cross = s.vis_v if hz else s.vis_h
-            for j in range(lo, hi + 1):
-                y = base + j * stride
-                vis[y] = stamp
-                if y != a and vis_cross[y] != stamp:
-                    if hz:
-                        nxt[nnext] = (r << 12) | (j << 1)
+
+cdef inline void refresh_around(const Grid *g, Scratch *s, int p) noexcept nogil:
+    """After the cell p changed: p and its four neighbours (ring cells are never tiles)."""
+    refresh_cell(g, s, p)
+    if p >= g.W:
+        refresh_cell(g, s, p - g.W)
+    if p + g.W < g.H * g.W:
+        refresh_cell(g, s, p + g.W)
+    if p >= 1:
+        refresh_cell(g, s, p - 1)
+    if p + 1 < g.H * g.W:
+        refresh_cell(g, s, p + 1)
+
+
+cdef void build_free(const Grid *g, Scratch *s) noexcept nogil:
+    cdef int i, p
+    s.nfree = 0
+    for i in range(g.count[0]):
+        p = g.pos[g.offset[0] + i]
+        if empty_neighbours(g, p) > 0:
+            s.free_at[p] = s.nfree
+            s.free[s.nfree] = p
+            s.nfree += 1
+
+
+cdef inline void run_span(const Grid *g, int p, bint hz, int *lo, int *hi) noexcept nogil:
+    """The empty run through cell p (p itself excepted), as padded column (hz) or row indices."""
+    cdef int r = p // g.W
+    cdef int c = p - r * g.W
+    if hz:
+        lo[0] = bits_prev(g.rowbits + r * g.RW, c) + 1
+        hi[0] = bits_next(g.rowbits + r * g.RW, c, g.W) - 1
+    else:
+        lo[0] = bits_prev(g.colbits + c * g.CW, r) + 1
+        hi[0] = bits_next(g.colbits + c * g.CW, r, g.H) - 1
+
+
+cdef int random_path_partner(const Grid *g, int a, int max_turns, uint64_t *rng,
+                             bint *near) noexcept nogil:
+    """A partner of ``a`` not adjacent to it, from random paths (see the module docstring), or
+    -1 if none was found; ``near`` is set when a path found an adjacent one."""
+    cdef int found[2 * (RANDOM_PATH_TURNS + 1)]
+    cdef int nfound, try_, level, levels, lo, hi, p, r, c, k, end, i
+    cdef bint hz
+    levels = max_turns if max_turns < RANDOM_PATH_TURNS else RANDOM_PATH_TURNS
+    near[0] = False
+    for try_ in range(RANDOM_PATH_TRIES):
+        nfound = 0
+        p = a
+        hz = rng_below(rng, 2) == 1
+        for level in range(levels + 1):
+            run_span(g, p, hz, &lo, &hi)
+            r = p // g.W
+            c = p - r * g.W
+            for k in range(2):
+                i = lo - 1 if k == 0 else hi + 1
+                if i < 0 or i >= (g.W if hz else g.H):
+                    continue
+                end = r * g.W + i if hz else i * g.W + c
+                if end != a and g.cells[end] > 0:
+                    if adjacent(g, a, end):
+                        near[0] = True
                     else:
-                        nxt[nnext] = (j << 12) | (c << 1) | 1
-                    nnext += 1
-        if last:
-            break
-        tmp = cur
-        cur = nxt
-        nxt = tmp
-        ncur = nnext
-        level += 1
-    return ncand
-
-
-cdef tuple flood_buffers(Py_ssize_t ncells, Scratch *s):
-    """Allocate the partner flood's buffers for a grid of ncells cells and point ``s`` at them.
-
-    Returns the arrays (stamps, runs, cand): keep them alive while ``s`` is in use.
-    """
-    stamps = np.zeros(3 * ncells, dtype=np.int32)
-    runs = np.empty(2 * (2 * ncells + 4), dtype=np.int32)
-    cand = np.empty(ncells + 4, dtype=np.int32)
-    cdef int32_t *stamps_p = <int32_t *>cnp.PyArray_DATA(stamps)
-    cdef int32_t *runs_p = <int32_t *>cnp.PyArray_DATA(runs)
-    s.vis_h = stamps_p
-    s.vis_v = stamps_p + ncells
-    s.mark = stamps_p + 2 * ncells
-    s.stamp = 0
-    s.runs_cur = runs_p
-    s.runs_next = runs_p + 2 * ncells + 4
-    s.cand = <int32_t *>cnp.PyArray_DATA(cand)
-    return stamps, runs, cand
+                        found[nfound] = end
+                        nfound += 1
+            if level == levels or lo == hi:
+                break
+            # A random cell of this run other than a; the next run crosses it.
+            if p == a:
+                i = lo + <int>rng_below(rng, hi - lo)
+                if i >= (c if hz else r):
+                    i += 1
+            else:
+                i = lo + <int>rng_below(rng, hi - lo + 1)
+            p = r * g.W + i if hz else i * g.W + c
+            hz = not hz
+        if nfound > 0:
+            return found[rng_below(rng, nfound)]
+    return -1
 
 
 def reachable_tiles(GridState state not None, int p, int max_turns):
@@ -202,16 +214,23 @@ def reachable_tiles(GridState state not None, int p, int max_turns):
         raise ValueError("p must be the padded cell of a tile")
     if max_turns < 0:
         raise ValueError("max_turns must be >= 0")
-    cdef Scratch s
-    buffers = flood_buffers(<Py_ssize_t>g.H * g.W, &s)
+    cdef Flood f
+    if not flood_alloc(&f, g.H, g.W):
+        raise MemoryError("llkcore: cannot allocate the partner flood's buffers")
     cdef int k
-    state.lock()
     try:
-        with nogil:
-            k = partners(g, &s, p, max_turns)
+        state.lock()
+        try:
+            with nogil:
+                k = flood_reach(g, &f, p, max_turns)
+        finally:
+            state.unlock()
+        cells = np.array([f.cand[i] for i in range(k)], dtype=np.int32)
+        turns = np.array([f.cand_turns[i] for i in range(k)], dtype=np.int32)
     finally:
-        state.unlock()
-    return np.sort(buffers[2][:k])
+        flood_free(&f)
+    order = np.argsort(cells)
+    return cells[order], turns[order]
 
 
 cdef inline int pick_partner(const Grid *g, Scratch *s, int a, int k, bint careful,
@@ -230,42 +249,59 @@ cdef inline int pick_partner(const Grid *g, Scratch *s, int a, int k, bint caref
 
 cdef int choose_pair(const Grid *g, Scratch *s, int max_turns, bint careful, uint64_t *rng,
                      int *pa, int *pb) noexcept nogil:
-    """Pick the next pair to remove (see the module docstring); 0 if no pair links."""
+    """Pick the next pair to remove (see the module docstring); 0 if no pair links, -1 when the
+    budget said stop."""
     cdef int n = g.count[0], base = g.offset[0]
     cdef int choices = CAREFUL_CHOICES if careful else 1
-    cdef int i, j, k, a, p, nfree, npairs, found = 0, best = 0, best_k = 0
-    # Rejection sampling: each accepted draw is uniform over the free tiles with a partner.
-    for i in range(QUICK_TRIES * choices):
-        a = g.pos[base + rng_below(rng, n)]
-        if empty_neighbours(g, a) == 0:
-            continue
-        k = partners(g, s, a, max_turns)
-        if k == 0:
-            continue
-        if found == 0 or k < best_k:
-            best = a
-            best_k = k
-        found += 1
-        if found >= choices:
-            break
-    if found > 0:
-        if found > 1:
-            best_k = partners(g, s, best, max_turns)  # s.cand holds the last draw's partners
-        pa[0] = best
-        pb[0] = pick_partner(g, s, best, best_k, careful, rng)
-        return 1
-    # Slow path (a crowded board): the free tiles in random order, the first with a partner.
-    nfree = 0
-    for i in range(n):
-        p = g.pos[base + i]
-        if empty_neighbours(g, p) > 0:
-            s.pool[nfree] = p
-            nfree += 1
+    cdef int i, j, k, a, b, p, nfree, npairs, found = 0, best = 0, best_k = 0
+    cdef bint near
+    if not careful:
+        # Open: a uniform free tile, a far partner from random paths (a few bit scans); a tile
+        # whose paths only met adjacent tiles is passed over (the slow path below still finds
+        # adjacent partners when nothing else links).
+        for i in range(QUICK_TRIES):
+            if s.nfree == 0:
+                break
+            a = s.free[rng_below(rng, s.nfree)]
+            b = random_path_partner(g, a, max_turns, rng, &near)
+            if b >= 0:
+                pa[0] = a
+                pb[0] = b
+                return 1
+    else:
+        # Careful: the free tile with the fewest partners among a few drawn at random.
+        for i in range(QUICK_TRIES * choices):
+            if s.nfree == 0:
+                break
+            a = s.free[rng_below(rng, s.nfree)]
+            if not still_time_now(s.b):
+                return -1
+            k = partners(g, s, a, max_turns)
+            if k == 0:
+                continue
+            if found == 0 or k < best_k:
+                best = a
+                best_k = k
+            found += 1
+            if found >= choices:
+                break
+        if found > 0:
+            if found > 1:
+                best_k = partners(g, s, best, max_turns)  # s.cand holds the last draw's partners
+            pa[0] = best
+            pb[0] = pick_partner(g, s, best, best_k, careful, rng)
+            return 1
+    # Slow path: the free tiles in random order, the first with a partner (full floods).
+    nfree = s.nfree
+    for i in range(nfree):
+        s.pool[i] = s.free[i]
     while nfree > 0:
         j = rng_below(rng, nfree)
         a = s.pool[j]
         nfree -= 1
         s.pool[j] = s.pool[nfree]
+        if not still_time_now(s.b):
+            return -1
         k = partners(g, s, a, max_turns)
         if k > 0:
             pa[0] = a
@@ -274,6 +310,8 @@ cdef int choose_pair(const Grid *g, Scratch *s, int max_turns, bint careful, uin
     # No free tile links to anything: only adjacent pairs of enclosed tiles are left.
     npairs = 0
     for i in range(n):
+        if not still_time(s.b):
+            return -1
         p = g.pos[base + i]
         if g.cells[p + 1] > 0:
             s.pool[2 * npairs] = p
@@ -293,16 +331,23 @@ cdef int choose_pair(const Grid *g, Scratch *s, int max_turns, bint careful, uin
 
 cdef int run_playout(Grid *g, Scratch *s, int max_turns, int gravity, bint careful,
                      uint64_t *rng, int32_t *cur_out, int32_t *orig_out) noexcept nogil:
-    """Remove pairs until the board is clear or stuck; returns the number of pairs removed.
+    """Remove pairs until the board is clear or stuck; returns the number of pairs removed, or
+    -1 when the budget said stop.
 
     Without gravity a dead end is usually a handful of tiles that no longer line up, so the
     playout takes back its last moves (more each time) and plays on, MAX_BACKTRACKS times at
     most. With gravity taking back would need the moves of every step, and playouts there
     practically never get stuck: the caller restarts instead.
     """
-    cdef int steps = 0, pa = 0, pb = 0, nmoves, i, back, backtracks = 0
+    cdef int steps = 0, pa = 0, pb = 0, nmoves, i, back, backtracks = 0, r
+    build_free(g, s)
     while g.tiles > 0:
-        if not choose_pair(g, s, max_turns, careful, rng, &pa, &pb):
+        if not still_time(s.b):
+            return -1
+        r = choose_pair(g, s, max_turns, careful, rng, &pa, &pb)
+        if r < 0:
+            return -1
+        if r == 0:
             if gravity != GRAVITY_NONE or backtracks >= MAX_BACKTRACKS or steps == 0:
                 break
             back = (g.tiles + 8) << backtracks
@@ -312,6 +357,8 @@ cdef int run_playout(Grid *g, Scratch *s, int max_turns, int gravity, bint caref
                 steps -= 1
                 put_tile(g, cur_out[2 * steps], 0)
                 put_tile(g, cur_out[2 * steps + 1], 0)
+                refresh_around(g, s, cur_out[2 * steps])
+                refresh_around(g, s, cur_out[2 * steps + 1])
             backtracks += 1
             continue
         if pb < pa:
@@ -321,9 +368,13 @@ cdef int run_playout(Grid *g, Scratch *s, int max_turns, int gravity, bint caref
         orig_out[2 * steps] = s.orig[pa]
         orig_out[2 * steps + 1] = s.orig[pb]
         nmoves = take_pair(g, pa, pb, gravity, s.moves)
+        refresh_around(g, s, pa)
+        refresh_around(g, s, pb)
         # Gravity moves are sequential: a tile may move twice, so follow them in order.
         for i in range(nmoves):
             s.orig[s.moves[2 * i + 1]] = s.orig[s.moves[2 * i]]
+            refresh_around(g, s, s.moves[2 * i])
+            refresh_around(g, s, s.moves[2 * i + 1])
         steps += 1
     return steps
 
@@ -335,6 +386,7 @@ def playout(GridState state not None, int max_turns, int gravity, bint careful,
     Mutates ``state`` (pass a copy) and advances ``rng_state``. Returns ``(current, start)``:
     two (k, 2) int32 arrays of padded cells, the pairs in removal order as they stood when
     removed and as they stood before the first removal. k < tiles / 2 when the playout got stuck.
+    Ctrl-C (main thread) raises KeyboardInterrupt.
     """
     cdef Grid *g = &state.g
     cdef uint64_t *rng = stream(rng_state)
@@ -349,20 +401,33 @@ def playout(GridState state not None, int max_turns, int gravity, bint careful,
     if half == 0:
         return current, start
     cdef Scratch s
-    buffers = flood_buffers(ncells, &s)
+    cdef Budget b
     pool = np.empty(4 * ncells + 8, dtype=np.int32)
     orig = np.arange(ncells, dtype=np.int32)
     moves = np.empty(slide_room(g), dtype=np.int32)
+    free = np.empty(ncells, dtype=np.int32)
+    free_at = np.full(ncells, -1, dtype=np.int32)
+    budget_start(&b, -1.0, NULL)
+    s.b = &b
+    if not flood_alloc(&s.f, g.H, g.W):     # last: nothing after it can raise before the try
+        raise MemoryError("llkcore: cannot allocate the playout's buffers")
+    s.cand = s.f.cand
     s.pool = <int32_t *>cnp.PyArray_DATA(pool)
     s.orig = <int32_t *>cnp.PyArray_DATA(orig)
     s.moves = <int32_t *>cnp.PyArray_DATA(moves)
+    s.free = <int32_t *>cnp.PyArray_DATA(free)
+    s.free_at = <int32_t *>cnp.PyArray_DATA(free_at)
     cdef int32_t *cur = <int32_t *>cnp.PyArray_DATA(current)
     cdef int32_t *st = <int32_t *>cnp.PyArray_DATA(start)
     cdef int steps
-    state.lock()
     try:
-        with nogil:
-            steps = run_playout(g, &s, max_turns, gravity, careful, rng, cur, st)
+        state.lock()
+        try:
+            with nogil:
+                steps = run_playout(g, &s, max_turns, gravity, careful, rng, cur, st)
+        finally:
+            state.unlock()
     finally:
-        state.unlock()
+        flood_free(&s.f)
+    budget_raise(&b)
     return current[:steps], start[:steps]

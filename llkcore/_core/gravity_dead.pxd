@@ -2,9 +2,9 @@
 """The gravity search's dead test (gravity_dead.pyx)."""
 from libc.stdint cimport int32_t, int64_t, uint8_t
 
+from .budget cimport Budget
 from .grid cimport Grid
 from .path cimport PathWork
-from .run cimport Budget
 
 # Most pairs of heights may_link tries for one pair of tiles; above it, it says "may link".
 cdef enum:

@@ -29,10 +29,11 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from .alloc cimport llk_calloc, llk_free, llk_malloc
+from .budget cimport Budget
 from .grid cimport Grid, set_blocked
 from .link cimport link_cells
 from .path cimport PathWork
-from .run cimport Budget, still_time
+from .run cimport still_time
 
 
 cdef inline bint inside(const Grid *g, int p) noexcept nogil:

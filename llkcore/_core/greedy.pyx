@@ -4,7 +4,7 @@
 greedy-freedom (seed 001, KShisen's check): remove the linkable pair whose tiles have the fewest
 empty neighbours; greedy-mobility (seed 004): remove the pair that leaves the most removable
 pairs. Ties go to the smallest pair. A node is one move chosen (freedom), or one position chosen
-in or scored (mobility).
+in or scored (mobility). Link tests count against the run's budget (link.pxd).
 """
 from libc.stdint cimport int64_t
 
@@ -13,37 +13,85 @@ from .gravity cimport put_pair, take_pair
 from .grid cimport Grid, PairCursor, empty_neighbours, pairs_next
 from .link cimport link_cells
 from .pairs cimport list_moves
-from .run cimport ST_MEMORY, ST_SOLVED, ST_STUCK, Ctx, pair_less, play, spend
+from .run cimport ST_MEMORY, ST_SOLVED, ST_STUCK, Ctx, cut_short, pair_less, play, spend
 
 
 cdef int run_freedom(Ctx *c) noexcept nogil:
     """Remove the linkable pair whose tiles have the fewest empty neighbours in total; ties go
-    to the smallest pair. Stops (ST_STUCK) when no pair links."""
+    to the smallest pair. Stops (ST_STUCK) when no pair links.
+
+    Up to two turns the pairs are scanned and a pair that could not win skips its link test;
+    above, the moves come from one run flood per tile (list_moves), not a search per pair."""
     cdef Grid *g = c.g
     cdef PairCursor cur
-    cdef int pa = 0, pb = 0, lo, hi, score, best_score, best_a, best_b
+    cdef IVec mv
+    mv.data = NULL
+    mv.n = 0
+    mv.cap = 0
+    cdef int pa = 0, pb = 0, lo, hi, score, best_score, best_a, best_b, status = ST_SOLVED
+    cdef int64_t i, k
     while g.tiles > 0:
         if not spend(&c.b):
-            return c.b.stop
+            status = c.b.stop
+            break
         best_a = -1
         best_b = -1
         best_score = 1 << 30
-        cur.t = cur.i = cur.j = 0
-        while pairs_next(g, &cur, &pa, &pb):
-            lo = pa if pa < pb else pb
-            hi = pb if pa < pb else pa
-            score = empty_neighbours(g, pa) + empty_neighbours(g, pb)
-            # Skip the link test when the pair could not win anyway.
-            if score > best_score or (score == best_score and not pair_less(lo, hi, best_a, best_b)):
-                continue
-            if link_cells(g, c.w, pa, pb, c.max_turns):
-                best_score = score
-                best_a = lo
-                best_b = hi
+        if c.max_turns > 2:
+            k = list_all(c, &mv)
+            if k < 0:
+                status = c.b.stop
+                break
+            for i in range(k):
+                lo = mv.data[2 * i]
+                hi = mv.data[2 * i + 1]
+                score = empty_neighbours(g, lo) + empty_neighbours(g, hi)
+                if score < best_score or (score == best_score and pair_less(lo, hi, best_a, best_b)):
+                    best_score = score
+                    best_a = lo
+                    best_b = hi
+        else:
+            cur.t = cur.i = cur.j = 0
+            while pairs_next(g, &cur, &pa, &pb):
+                lo = pa if pa < pb else pb
+                hi = pb if pa < pb else pa
+                score = empty_neighbours(g, pa) + empty_neighbours(g, pb)
+                # Skip the link test when the pair could not win anyway.
+                if score > best_score or (score == best_score and not pair_less(lo, hi, best_a, best_b)):
+                    continue
+                if link_cells(g, c.w, pa, pb, c.max_turns):
+                    best_score = score
+                    best_a = lo
+                    best_b = hi
+            if cut_short(&c.b):
+                status = c.b.stop
+                break
         if best_a < 0:
-            return ST_STUCK
+            status = ST_MEMORY if c.b.stop == ST_MEMORY else ST_STUCK
+            break
         play(c, best_a, best_b)
-    return ST_SOLVED
+    llk_free(mv.data)
+    return status
+
+
+cdef int64_t list_all(Ctx *c, IVec *mv) noexcept nogil:
+    """Every removable pair into mv (2 ints each, grown as needed); -1 when a budget said stop
+    or memory ran out (c.b.stop says which)."""
+    cdef int64_t k, total
+    if mv.cap == 0 and not ivec_reserve(mv, 2 * c.g.tiles + 128):
+        c.b.stop = ST_MEMORY
+        return -1
+    k = list_moves(c.g, c.w, c.max_turns, mv.data, mv.cap // 2, &c.b)
+    if k == mv.cap // 2:
+        total = list_moves(c.g, c.w, c.max_turns, NULL, 1 << 62, &c.b)
+        if total > k:
+            if not ivec_reserve(mv, 2 * total):
+                c.b.stop = ST_MEMORY
+                return -1
+            k = list_moves(c.g, c.w, c.max_turns, mv.data, total, &c.b)
+        elif total < 0:
+            k = -1
+    return k
 
 
 cdef int run_mobility(Ctx *c) noexcept nogil:
@@ -55,23 +103,13 @@ cdef int run_mobility(Ctx *c) noexcept nogil:
     mv.n = 0
     mv.cap = 0
     cdef int i, a, b, ta, tb, ng, best_a, best_b, status = ST_SOLVED
-    cdef int64_t k, score, best_score, total
+    cdef int64_t k, score, best_score
     while g.tiles > 0:
         if not spend(&c.b):
             status = c.b.stop
             break
         # The moves into mv: one pass when they fit, else count them and pass again.
-        if mv.cap == 0 and not ivec_reserve(&mv, 2 * g.tiles + 128):
-            status = ST_MEMORY
-            break
-        k = list_moves(g, c.w, c.max_turns, mv.data, mv.cap // 2, &c.b)
-        if k == mv.cap // 2:
-            total = list_moves(g, c.w, c.max_turns, NULL, 1 << 62, &c.b)
-            if total > k:
-                if not ivec_reserve(&mv, 2 * total):
-                    status = ST_MEMORY
-                    break
-                k = list_moves(g, c.w, c.max_turns, mv.data, total, &c.b)
+        k = list_all(c, &mv)
         if k < 0 or c.b.stop:
             status = c.b.stop
             break

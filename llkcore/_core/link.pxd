@@ -7,6 +7,24 @@ from libc.stdint cimport uint64_t
 
 from .grid cimport Grid, adjacent, bits_clear, bits_next, bits_prev, empty_neighbours, same_type_linkable
 from .path cimport PathWork, path_search
+from .run cimport link_test_allowed
+
+
+cdef inline bint run_overlap(const uint64_t *line_a, const uint64_t *line_b, int ia, int ib, int n,
+                             int *lo, int *hi) noexcept nogil:
+    """The indices m that lie both in the empty run through a (index ia) on line_a and in the
+    one through b (index ib) on line_b (n cells long): [lo, hi]; False if there are none.
+    Only these two lines are read."""
+    cdef int m
+    lo[0] = bits_prev(line_a, ia) + 1
+    hi[0] = bits_next(line_a, ia, n) - 1
+    m = bits_prev(line_b, ib) + 1
+    if m > lo[0]:
+        lo[0] = m
+    m = bits_next(line_b, ib, n) - 1
+    if m < hi[0]:
+        hi[0] = m
+    return lo[0] <= hi[0]
 
 
 cdef inline bint sweep_half(const uint64_t *line_a, const uint64_t *line_b, int ia, int ib, int n,
@@ -16,21 +34,13 @@ cdef inline bint sweep_half(const uint64_t *line_a, const uint64_t *line_b, int 
     ``line_b`` (the lines through a and b, n cells long, a at index ia, b at ib) and whose middle
     segment runs along a crossing line m, from index ja to jb on it.
 
-    m must lie in the empty run through a on line_a and in the one through b on line_b, and the
-    middle segment must be clear: one masked test over ``cross`` (cross_words words per line).
-    A path turns where m differs from ia and from ib (if ja != jb), so with max_turns < 2 only
-    m = ia or m = ib can qualify.
+    m must lie in the empty run through a on line_a and in the one through b on line_b
+    (``run_overlap``), and the middle segment must be clear: one masked test over ``cross``
+    (cross_words words per line). A path turns where m differs from ia and from ib (if
+    ja != jb), so with max_turns < 2 only m = ia or m = ib can qualify.
     """
-    cdef int lo = bits_prev(line_a, ia) + 1
-    cdef int hi = bits_next(line_a, ia, n) - 1
-    cdef int m, k, turns, lo_j, hi_j
-    m = bits_prev(line_b, ib) + 1
-    if m > lo:
-        lo = m
-    m = bits_next(line_b, ib, n) - 1
-    if m < hi:
-        hi = m
-    if lo > hi:
+    cdef int lo, hi, m, k, turns, lo_j, hi_j
+    if not run_overlap(line_a, line_b, ia, ib, n, &lo, &hi):
         return False
     if ja < jb:
         lo_j = ja + 1
@@ -76,12 +86,18 @@ cdef inline bint link_cells(const Grid *g, PathWork *w, int pa, int pb, int max_
 
     Types are not checked and the endpoints' own contents are ignored (the sweep and the BFS
     both treat them as path ends), so pb may be an empty cell. Cheap answers first: adjacent
-    cells always link; otherwise both ends need an empty neighbour. ``w`` is only touched above
-    two turns (the caller made sure its buffers exist then).
+    cells always link; otherwise both ends need an empty neighbour. ``w``'s buffers are only
+    touched above two turns (the caller made sure they exist then).
+
+    Under a run's budget (``w.budget``) every test counts as a step and a path search reads the
+    clock first; once the run has stopped the answer is "no" at once, so any loop of link tests
+    ends quickly, and the run reports its budget's status, never a verdict (run.pxd).
     """
     if adjacent(g, pa, pb):
         return True
     if empty_neighbours(g, pa) == 0 or empty_neighbours(g, pb) == 0:
+        return False
+    if w.budget != NULL and not link_test_allowed(w.budget, max_turns > 2):
         return False
     if max_turns <= 2:
         return link_sweep(g, pa, pb, max_turns)

@@ -3,14 +3,17 @@
 link now; remove the matched pairs that still link; rebuild when a sweep removes nothing.
 
 A node is one matching built or one removal. It never proves anything (docs/architecture.md,
-"Solvers").
+"Solvers"). Above two turns (or for a type of many tiles) a row of the bipartite graph comes from
+one run flood of its tile (reach.pyx), not a link test per pair.
 """
 from libc.stdint cimport int32_t, int64_t, uint8_t
 
 from .alloc cimport IVec, ivec_reserve, llk_free, llk_malloc
 from .grid cimport Grid, same_type_linkable, sort_ints
 from .link cimport link_cells
-from .run cimport ST_MEMORY, ST_SOLVED, ST_STUCK, Ctx, play, spend
+from .pairs cimport floods_type
+from .reach cimport flood_reach
+from .run cimport ST_MEMORY, ST_SOLVED, ST_STUCK, Ctx, play, spend, still_time_now
 
 
 cdef struct Matcher:
@@ -62,10 +65,39 @@ cdef bint hk_augment(Matcher *m, int u) noexcept nogil:
     return False
 
 
+cdef int flood_row(Ctx *c, int t, const int32_t *tiles, int n, int u, Matcher *m) noexcept nogil:
+    """Row u of the adjacency from one run flood of tiles[2u] (above two turns, or a type of
+    many tiles: pairs.pxd) instead of a link test per right vertex; -1 when the budget said
+    stop."""
+    cdef const Grid *g = c.g
+    cdef int k, i, p, lo, hi, mid
+    for i in range(m.nr):
+        m.adj[u * m.nr + i] = 0
+    if not still_time_now(&c.b):
+        return -1
+    k = flood_reach(g, &c.w.flood, tiles[2 * u], c.max_turns)
+    for i in range(k):
+        p = c.w.flood.cand[i]
+        if g.tid[p] != t:
+            continue
+        # Its index among the type's tiles (ascending): a right vertex when odd.
+        lo = 0
+        hi = n - 1
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if tiles[mid] < p:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo & 1:
+            m.adj[u * m.nr + (lo >> 1)] = 1
+    return 0
+
+
 cdef int build_matching(Ctx *c, IVec *pending, int32_t *tiles, Matcher *m) noexcept nogil:
     """Seed 003's pairs: per type, tiles in row-major order split even/odd into left/right, an
     edge when two tiles link now, a maximum matching (Hopcroft-Karp); its pairs into pending.
-    Returns -1 if out of memory."""
+    Returns -1 if out of memory, -2 when the budget said stop."""
     cdef Grid *g = c.g
     cdef int t, i, u, v, n
     pending.n = 0
@@ -80,6 +112,10 @@ cdef int build_matching(Ctx *c, IVec *pending, int32_t *tiles, Matcher *m) noexc
         m.nr = n // 2
         for u in range(m.nl):
             m.ml[u] = -1
+            if floods_type(g, c.w, t, c.max_turns):
+                if flood_row(c, t, tiles, n, u, m) < 0:
+                    return -2
+                continue
             for v in range(m.nr):
                 m.adj[u * m.nr + v] = link_cells(g, c.w, tiles[2 * u], tiles[2 * v + 1], c.max_turns)
         for v in range(m.nr):
@@ -155,8 +191,9 @@ cdef int run_matching(Ctx *c, int maxcount) noexcept nogil:
             if not spend(&c.b):
                 status = c.b.stop
                 break
-            if build_matching(c, &pending, tiles, &m) < 0:
-                status = ST_MEMORY
+            r = build_matching(c, &pending, tiles, &m)
+            if r < 0:
+                status = ST_MEMORY if r == -1 else c.b.stop
                 break
             r = sweep_pending(c, &pending)
             if r < 0:

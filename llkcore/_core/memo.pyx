@@ -1,8 +1,15 @@
 # cython: language_level=3
-"""The dead-state table of the exact searches: a capped, growing set of 128-bit keys."""
-from libc.stdint cimport int64_t, uint64_t
+"""The dead-state table of the exact searches: a capped, growing set of 128-bit keys.
 
-from .alloc cimport llk_calloc, llk_free
+The cap bounds the table's memory at every moment, growth included: a doubling extends the one
+block in place (``grow``, a realloc) and splits each bucket into itself and its new twin, so no
+second table ever exists beside the first (docs/edges.md: measured, a long gravity solve's
+search adds the table and a few KiB, not 1.5 times the table).
+"""
+from libc.stdint cimport int64_t, uint64_t
+from libc.string cimport memset
+
+from .alloc cimport grow, llk_calloc, llk_free
 
 #: Default cap of the dead-state table, in entries (16 bytes each): 2**21 entries = 32 MiB.
 MEMO_ENTRIES = 1 << 21
@@ -46,26 +53,48 @@ cdef void memo_insert(Memo *m, uint64_t *keys, int64_t nbuckets, uint64_t k0, ui
     b[1] = k1
 
 
+cdef inline void bucket_add(uint64_t *b, uint64_t k0, uint64_t k1) noexcept nogil:
+    """Into a bucket being refilled newest first: the first free slot."""
+    if b[0] == 0 and b[1] == 0:
+        b[0] = k0
+        b[1] = k1
+    else:
+        b[2] = k0
+        b[3] = k1
+
+
+cdef bint memo_double(Memo *m) noexcept nogil:
+    """Double the buckets in place: bucket i keeps the keys whose bit ``nbuckets`` is 0 and
+    hands the others to bucket i + nbuckets, each in its recency order. False (table unchanged)
+    when the memory cannot be had."""
+    cdef int64_t nb = m.nbuckets, words = 4 * nb, i
+    cdef uint64_t *b
+    cdef uint64_t *twin
+    cdef uint64_t e[4]
+    if not grow(<void **>&m.keys, &words, 8 * nb, sizeof(uint64_t)):
+        return False
+    memset(m.keys + 4 * nb, 0, 4 * <size_t>nb * sizeof(uint64_t))
+    for i in range(nb):
+        b = m.keys + 4 * i
+        twin = m.keys + 4 * (i + nb)
+        e[0] = b[0]
+        e[1] = b[1]
+        e[2] = b[2]
+        e[3] = b[3]
+        b[0] = b[1] = b[2] = b[3] = 0
+        if e[0] or e[1]:
+            bucket_add(twin if e[0] & <uint64_t>nb else b, e[0], e[1])
+        if e[2] or e[3]:
+            bucket_add(twin if e[2] & <uint64_t>nb else b, e[2], e[3])
+    m.nbuckets = 2 * nb
+    return True
+
+
 cdef void memo_put(Memo *m, uint64_t k0, uint64_t k1) noexcept nogil:
     """Remember a dead state. Growing is best effort: if the bigger table cannot be had, the
     current one keeps working (and replaces old entries sooner)."""
-    cdef int64_t i, nb
-    cdef uint64_t *bigger
     if k0 == 0 and k1 == 0:
         return
     if m.used > m.nbuckets and m.nbuckets < m.max_buckets:
-        nb = m.nbuckets * 2
-        bigger = <uint64_t *>llk_calloc(<size_t>(4 * nb), sizeof(uint64_t))
-        if bigger != NULL:
-            m.used = 0
-            # Re-insert the older entries first so each bucket keeps its recency order.
-            for i in range(m.nbuckets):
-                if m.keys[4 * i + 2] or m.keys[4 * i + 3]:
-                    memo_insert(m, bigger, nb, m.keys[4 * i + 2], m.keys[4 * i + 3])
-            for i in range(m.nbuckets):
-                if m.keys[4 * i] or m.keys[4 * i + 1]:
-                    memo_insert(m, bigger, nb, m.keys[4 * i], m.keys[4 * i + 1])
-            llk_free(m.keys)
-            m.keys = bigger
-            m.nbuckets = nb
+        memo_double(m)
     memo_insert(m, m.keys, m.nbuckets, k0, k1)

@@ -1,14 +1,36 @@
 # cython: language_level=3
-"""Removable pairs of a position (pairs.pyx): the one loop over same-type pairs."""
+"""Removable pairs of a position (pairs.pyx): the one listing of removable pairs."""
 from libc.stdint cimport int32_t, int64_t
 
 from .grid cimport Grid
 from .path cimport PathWork
-from .run cimport Budget
+from .budget cimport Budget
+
+
+# A type with more tiles than this gets one run flood per tile (reach.pxd) instead of a sweep per
+# pair even up to two turns, when the flood's buffers exist (``wants_floods``: allocate them).
+cdef enum:
+    FLOOD_MIN_COUNT = 64
+
+
+cdef inline bint wants_floods(const Grid *g) noexcept nogil:
+    """Some type has more than FLOOD_MIN_COUNT tiles."""
+    cdef int t
+    for t in range(g.ntypes):
+        if g.count[t] > FLOOD_MIN_COUNT:
+            return True
+    return False
+
+
+cdef inline bint floods_type(const Grid *g, PathWork *w, int t, int max_turns) noexcept nogil:
+    """Whether the pairs of type t come from one flood per tile rather than pair link tests."""
+    return max_turns > 2 or (g.count[t] > FLOOD_MIN_COUNT and w.flood.cand != NULL)
 
 
 # Every removable pair (pa < pb, padded cells) into ``out`` (2 ints each), at most ``cap``;
-# ``out == NULL`` only counts. Returns how many, or -1 when ``b`` (may be NULL) said stop.
+# ``out == NULL`` only counts. Returns how many, or -1 when ``b`` (may be NULL) said stop. Above
+# two turns ``w``'s buffers must exist (one run flood per tile, reach.pxd); up to two turns the
+# types above FLOOD_MIN_COUNT tiles are flooded too when they exist, else swept pair by pair.
 cdef int64_t list_moves(const Grid *g, PathWork *w, int max_turns, int32_t *out, int64_t cap,
                         Budget *b) noexcept nogil
 

@@ -1,16 +1,24 @@
 # cython: language_level=3
 """Removable pairs of a position: the full sorted list, whether there is one, and the hint.
 
-Same-type pairs only, from the index, with no cap per type; cheap rejects first (link_cells).
+Same-type pairs only, from the index, with no cap per type. Up to two turns each same-type pair
+gets the run-sweep (cheap rejects first, link_cells); above two turns each tile gets one run
+flood (reach.pyx) that finds every tile it links to and the fewest turns to each, instead of one
+turn-level BFS per pair (docs/edges.md).
+
+Every entry point runs under a budget (run.pxd): Ctrl-C in the main thread stops a long call
+and raises KeyboardInterrupt; the state is only read, so nothing changes.
 """
 cimport numpy as cnp
-from libc.stdint cimport int32_t, int64_t, uint64_t
-from libc.stdlib cimport qsort
+from libc.stdint cimport int32_t, int64_t
+from libc.stdlib cimport abs, qsort
 
-from .grid cimport Grid, PairCursor, adjacent, empty_neighbours, pairs_next
-from .link cimport link_cells
-from .path cimport PathWork, path_search, path_turns
-from .run cimport Budget, still_time
+from .budget cimport Budget
+from .grid cimport Grid, adjacent, empty_neighbours
+from .link cimport link_cells, link_sweep
+from .path cimport PathWork, path_search
+from .reach cimport Flood, flood_reach
+from .run cimport budget_raise, budget_start, still_time, still_time_now
 from .state cimport GridState
 
 import numpy as np
@@ -18,31 +26,98 @@ import numpy as np
 cnp.import_array()
 
 
+cdef int64_t flood_type(const Grid *g, PathWork *w, int t, int max_turns, int32_t *out,
+                        int32_t *turns_out, int64_t n, int64_t cap, Budget *b) noexcept nogil:
+    """The moves of type t from one flood per tile, each pair listed from its smaller cell (so
+    the tile with the largest cell needs no flood), appended at n; the new n, or -1 when ``b``
+    said stop."""
+    cdef Flood *f = &w.flood
+    cdef int i, j, k, a, p, q, d, top = 0
+    cdef int nb[4]
+    for i in range(g.count[t]):
+        if g.pos[g.offset[t] + i] > top:
+            top = g.pos[g.offset[t] + i]
+    for i in range(g.count[t]):
+        a = g.pos[g.offset[t] + i]
+        if a == top:
+            continue
+        if empty_neighbours(g, a) == 0:
+            # Enclosed: it links only to an adjacent twin (no flood needed).
+            if not still_time(b):
+                return -1
+            nb[0] = a + 1
+            nb[1] = a + g.W
+            nb[2] = a - 1
+            nb[3] = a - g.W
+            for d in range(4):
+                q = nb[d]
+                if q > a and g.tid[q] == t:
+                    if n >= cap:
+                        return n
+                    if out != NULL:
+                        out[2 * n] = a
+                        out[2 * n + 1] = q
+                    if turns_out != NULL:
+                        turns_out[n] = 0
+                    n += 1
+            continue
+        if not still_time_now(b):
+            return -1
+        k = flood_reach(g, f, a, max_turns)
+        for j in range(k):
+            p = f.cand[j]
+            if p > a and g.tid[p] == t:
+                if n >= cap:
+                    return n
+                if out != NULL:
+                    out[2 * n] = a
+                    out[2 * n + 1] = p
+                if turns_out != NULL:
+                    turns_out[n] = f.cand_turns[j]
+                n += 1
+    return n
+
+
+cdef int64_t flood_moves(const Grid *g, PathWork *w, int max_turns, int32_t *out,
+                         int32_t *turns_out, int64_t cap, Budget *b) noexcept nogil:
+    """list_moves above two turns, with the fewest turns of each pair (``turns_out`` may be
+    NULL): every type by floods."""
+    cdef int t
+    cdef int64_t n = 0
+    for t in range(g.ntypes):
+        if g.count[t] >= 2:
+            n = flood_type(g, w, t, max_turns, out, turns_out, n, cap, b)
+            if n < 0 or n >= cap:
+                return n
+    return n
+
+
 cdef int64_t list_moves(const Grid *g, PathWork *w, int max_turns, int32_t *out, int64_t cap,
                         Budget *b) noexcept nogil:
-    cdef PairCursor cur
-    cdef int pa = 0, pb = 0, t = -1, i
+    cdef int t, i, j, n, pa, pb
     cdef int64_t k = 0
-    cdef uint64_t enclosed = 0      # type t's tiles (up to 64) without an empty neighbour
-    cur.t = cur.i = cur.j = 0
-    while k < cap and pairs_next(g, &cur, &pa, &pb):
-        if not still_time(b):
-            return -1
-        if cur.t != t:
-            # link_cells' cheap reject, once per tile rather than once per pair.
-            t = cur.t
-            enclosed = 0
-            if g.count[t] <= 64:
-                for i in range(g.count[t]):
-                    if empty_neighbours(g, g.pos[g.offset[t] + i]) == 0:
-                        enclosed |= (<uint64_t>1) << i
-        if ((enclosed >> cur.i) | (enclosed >> cur.j)) & 1 and not adjacent(g, pa, pb):
+    for t in range(g.ntypes):
+        n = g.count[t]
+        if n < 2:
             continue
-        if link_cells(g, w, pa, pb, max_turns):
-            if out != NULL:
-                out[2 * k] = pa if pa < pb else pb
-                out[2 * k + 1] = pb if pa < pb else pa
-            k += 1
+        if floods_type(g, w, t, max_turns):
+            k = flood_type(g, w, t, max_turns, out, NULL, k, cap, b)
+            if k < 0 or k >= cap:
+                return k
+            continue
+        for i in range(n):
+            pa = g.pos[g.offset[t] + i]
+            for j in range(i + 1, n):
+                if k >= cap:
+                    return k
+                if not still_time(b):
+                    return -1
+                pb = g.pos[g.offset[t] + j]
+                if link_cells(g, w, pa, pb, max_turns):
+                    if out != NULL:
+                        out[2 * k] = pa if pa < pb else pb
+                        out[2 * k + 1] = pb if pa < pb else pa
+                    k += 1
     return k
 
 
@@ -66,82 +141,195 @@ cdef int64_t pair_capacity(const Grid *g) noexcept nogil:
     return total
 
 
-cdef sorted_moves(GridState s, int max_turns):
-    """Every removable pair as a sorted (k, 2) int32 array of padded cells; the caller holds
-    the state's lock (with the BFS buffers above two turns)."""
+cdef int min_turns(const Grid *g, int pa, int pb, int max_turns) noexcept nogil:
+    """Fewest turns of a path joining the removable pair (pa, pb), max_turns <= 2, without
+    building a path (the sweep answers "within t turns?" for t = 0, 1)."""
+    cdef int t
+    if adjacent(g, pa, pb):
+        return 0
+    for t in range(max_turns):
+        if link_sweep(g, pa, pb, t):
+            return t
+    return max_turns
+
+
+cdef object sorted_moves(GridState s, int max_turns, bint with_turns, Budget *b):
+    """Every removable pair as a sorted (k, 2) int32 array of padded cells, and with_turns the
+    fewest turns of each (an int32 array, else None); the caller holds the state's lock (with
+    the BFS buffers above two turns). None when the budget stopped the listing."""
     cdef const Grid *g = &s.g
-    cdef int64_t total = pair_capacity(g), k
+    cdef int64_t total = pair_capacity(g), k, i
     # Room for the usual case in one pass; a board with more moves than that is counted first,
     # so memory follows the answer, not the number of same-type pairs.
     cdef int64_t cap = min(total, 8 * <int64_t>g.tiles + 64)
+    cdef int32_t *buf
+    cdef int32_t *tv
+    if max_turns > 2:
+        out = np.empty((cap, 2), dtype=np.int32)
+        turns = np.empty(cap, dtype=np.int32)
+        buf = <int32_t *>cnp.PyArray_DATA(out)
+        tv = <int32_t *>cnp.PyArray_DATA(turns)
+        with nogil:
+            k = flood_moves(g, &s.work, max_turns, buf, tv, cap, b)
+        if k == cap and cap < total:
+            with nogil:
+                k = flood_moves(g, &s.work, max_turns, NULL, NULL, total, b)
+            if k < 0:
+                return None
+            out = np.empty((k, 2), dtype=np.int32)
+            turns = np.empty(k, dtype=np.int32)
+            buf = <int32_t *>cnp.PyArray_DATA(out)
+            tv = <int32_t *>cnp.PyArray_DATA(turns)
+            with nogil:
+                k = flood_moves(g, &s.work, max_turns, buf, tv, k, b)
+        if k < 0:
+            return None
+        # Sort the rows (pa, pb, turns) by (pa, pb).
+        rows = np.empty((k, 3), dtype=np.int32)
+        rows[:, :2] = out[:k]
+        rows[:, 2] = turns[:k]
+        buf = <int32_t *>cnp.PyArray_DATA(rows)
+        with nogil:
+            qsort(buf, k, 3 * sizeof(int32_t), cmp_pair)
+        return (np.ascontiguousarray(rows[:, :2]),
+                np.ascontiguousarray(rows[:, 2]) if with_turns else None)
     out = np.empty((cap, 2), dtype=np.int32)
-    cdef int32_t *buf = <int32_t *>cnp.PyArray_DATA(out)
+    buf = <int32_t *>cnp.PyArray_DATA(out)
     with nogil:
-        k = list_moves(g, &s.work, max_turns, buf, cap, NULL)
+        k = list_moves(g, &s.work, max_turns, buf, cap, b)
     if k == cap and cap < total:
         with nogil:
-            k = list_moves(g, &s.work, max_turns, NULL, total, NULL)
+            k = list_moves(g, &s.work, max_turns, NULL, total, b)
+        if k < 0:
+            return None
         out = np.empty((k, 2), dtype=np.int32)
         buf = <int32_t *>cnp.PyArray_DATA(out)
         with nogil:
-            k = list_moves(g, &s.work, max_turns, buf, k, NULL)
+            k = list_moves(g, &s.work, max_turns, buf, k, b)
+    if k < 0:
+        return None
     with nogil:
         qsort(buf, k, 2 * sizeof(int32_t), cmp_pair)
-    return out[:k]
+    out = out[:k]
+    if not with_turns:
+        return out, None
+    turns = np.empty(k, dtype=np.int32)
+    tv = <int32_t *>cnp.PyArray_DATA(turns)
+    with nogil:
+        for i in range(k):
+            if not still_time(b):
+                break
+            tv[i] = min_turns(g, buf[2 * i], buf[2 * i + 1], max_turns)
+    if b.stop:
+        return None
+    return out, turns
 
 
 cdef int lock_for(GridState s, int max_turns) except -1:
-    if max_turns > 2:
+    """Lock s, with the BFS and flood buffers when the listing will use them."""
+    if max_turns > 2 or wants_floods(&s.g):
         return s.lock_work()
     return s.lock()
 
 
-def moves_cells(GridState s, int max_turns):
-    """Every removable pair as a sorted (k, 2) int32 array of padded cells (pa < pb)."""
+cdef object listed(GridState s, int max_turns, bint with_turns, cnp.ndarray cancel):
+    """sorted_moves under the lock and a budget (Ctrl-C raises; a cancel gives None)."""
+    cdef Budget b
+    budget_start(&b, -1.0, NULL if cancel is None else <const int *>cnp.PyArray_DATA(cancel))
     lock_for(s, max_turns)
     try:
-        return sorted_moves(s, max_turns)
+        found = sorted_moves(s, max_turns, with_turns, &b)
     finally:
         s.unlock()
+    budget_raise(&b)
+    return found
 
 
-def moves_points(GridState s, int max_turns):
-    """Every removable pair as a sorted (k, 4) int32 array of (r1, c1, r2, c2)."""
-    cells = moves_cells(s, max_turns)
-    W = s.g.W
-    out = np.empty((cells.shape[0], 4), dtype=np.int32)
-    out[:, 0::2] = cells // W - 1
-    out[:, 1::2] = cells % W - 1
-    return out
+def moves_cells(GridState s, int max_turns, cnp.ndarray cancel=None):
+    """Every removable pair as a sorted (k, 2) int32 array of padded cells (pa < pb).
+
+    ``cancel``: an int32 array whose first item another thread may set to stop the listing
+    (then None is returned)."""
+    found = listed(s, max_turns, False, cancel)
+    return None if found is None else found[0]
 
 
 def has_move(GridState s, int max_turns):
     """True iff at least one pair can be removed now (stops at the first)."""
     cdef int64_t k
+    cdef Budget b
+    budget_start(&b, -1.0, NULL)
     lock_for(s, max_turns)
     try:
         with nogil:
-            k = list_moves(&s.g, &s.work, max_turns, NULL, 1, NULL)
+            k = list_moves(&s.g, &s.work, max_turns, NULL, 1, &b)
     finally:
         s.unlock()
+    budget_raise(&b)
     return k > 0
 
 
-cdef Py_ssize_t best_move(const Grid *g, PathWork *w, const int32_t *mv, Py_ssize_t n,
-                          int max_turns) noexcept nogil:
-    """Index of the move whose best path has the fewest turns, then the shortest length
-    (the first such in ``mv``'s order)."""
-    cdef Py_ssize_t i, best = -1
-    cdef int end, turns, length, best_turns = 0, best_length = 0
+def moves_turns(GridState s, int max_turns):
+    """(cells, turns): every removable pair as moves_cells gives them, and the fewest turns of
+    a path joining each (an int32 array)."""
+    return listed(s, max_turns, True, None)
+
+
+cdef int cmp_i64(const void *x, const void *y) noexcept nogil:
+    cdef int64_t a = (<const int64_t *>x)[0]
+    cdef int64_t b = (<const int64_t *>y)[0]
+    return (a > b) - (a < b)
+
+
+cdef Py_ssize_t best_move(const Grid *g, PathWork *w, const int32_t *mv, const int32_t *turns,
+                          Py_ssize_t n, int max_turns, int64_t *keys, Budget *b) noexcept nogil:
+    """Index of the move whose best path has the fewest turns, then the shortest length (the
+    first such in ``mv``'s order); -1 if the budget stopped the search. ``keys``: room for n.
+
+    Only the moves with the fewest turns T compete. With T <= 1 a best path is straight or one
+    L, so its length is the Manhattan distance and one pass decides. Above, the candidates are
+    taken by Manhattan distance (a lower bound of the length), then index, and a path search is
+    made only for those that could still win.
+    """
+    cdef Py_ssize_t i, j, k = 0, best = -1
+    cdef int T = turns[0], end, length, best_length = 0, lower
+    for i in range(1, n):
+        if turns[i] < T:
+            T = turns[i]
     for i in range(n):
+        if turns[i] != T:
+            continue
+        lower = manhattan(g, mv[2 * i], mv[2 * i + 1])
+        if T <= 1:
+            if best < 0 or lower < best_length:
+                best = i
+                best_length = lower
+        else:
+            keys[k] = (<int64_t>lower << 32) | i
+            k += 1
+    if T <= 1:
+        return best
+    qsort(keys, k, sizeof(int64_t), cmp_i64)
+    for j in range(k):
+        i = <Py_ssize_t>(keys[j] & ((<int64_t>1 << 32) - 1))
+        lower = <int>(keys[j] >> 32)
+        if best >= 0 and (lower > best_length or (lower == best_length and i > best)):
+            break       # sorted by (lower, index): nothing after this can win
+        if not still_time_now(b):
+            return -1
         end = path_search(g, w, mv[2 * i], mv[2 * i + 1], max_turns)
+        if end < 0:
+            return -1       # the budget cut the search short (a listed move always links)
         length = w.dist[end]
-        turns = path_turns(w, end)
-        if best < 0 or turns < best_turns or (turns == best_turns and length < best_length):
+        if best < 0 or length < best_length or (length == best_length and i < best):
             best = i
-            best_turns = turns
             best_length = length
     return best
+
+
+cdef inline int manhattan(const Grid *g, int pa, int pb) noexcept nogil:
+    cdef int ra = pa // g.W, rb = pb // g.W
+    return abs(ra - rb) + abs((pa - ra * g.W) - (pb - rb * g.W))
 
 
 def hint(GridState s, int max_turns):
@@ -150,17 +338,68 @@ def hint(GridState s, int max_turns):
     Returns (pa, pb) as padded cells, or None when no pair can be removed. The moves and their
     paths are read under one hold of the lock, so the position cannot change in between.
     """
-    cdef Py_ssize_t best, n
+    cdef Py_ssize_t best = -1, n
     cdef const int32_t *mv
+    cdef const int32_t *tv
+    cdef int64_t *kv
+    cdef Budget b
+    budget_start(&b, -1.0, NULL)
     s.lock_work()
     try:
-        cells = sorted_moves(s, max_turns)
-        n = cells.shape[0]
-        if n == 0:
-            return None
-        mv = <const int32_t *>cnp.PyArray_DATA(cells)
-        with nogil:
-            best = best_move(&s.g, &s.work, mv, n, max_turns)
-        return int(cells[best, 0]), int(cells[best, 1])
+        found = sorted_moves(s, max_turns, True, &b)
+        if found is not None and found[0].shape[0] > 0:
+            cells, turns = found
+            n = cells.shape[0]
+            keys = np.empty(n, dtype=np.int64)
+            mv = <const int32_t *>cnp.PyArray_DATA(cells)
+            tv = <const int32_t *>cnp.PyArray_DATA(turns)
+            kv = <int64_t *>cnp.PyArray_DATA(keys)
+            with nogil:
+                best = best_move(&s.g, &s.work, mv, tv, n, max_turns, kv, &b)
     finally:
         s.unlock()
+    budget_raise(&b)
+    if best < 0:
+        return None
+    return int(cells[best, 0]), int(cells[best, 1])
+
+
+def hint_order(GridState s, int max_turns):
+    """Every removable pair as a (k, 2) int32 array of padded cells, in the order ``hint``
+    prefers them: fewest turns, then shortest path, then the smallest pair (``hint`` is the
+    first). The moves and their paths are read under one hold of the lock, under a budget."""
+    cdef Py_ssize_t i, n = 0
+    cdef const int32_t *mv
+    cdef const int32_t *tv
+    cdef int32_t *lv
+    cdef int end
+    cdef Budget b
+    budget_start(&b, -1.0, NULL)
+    s.lock_work()
+    try:
+        found = sorted_moves(s, max_turns, True, &b)
+        if found is not None:
+            cells, turns = found
+            n = cells.shape[0]
+            length = np.empty(n, dtype=np.int32)
+            mv = <const int32_t *>cnp.PyArray_DATA(cells)
+            tv = <const int32_t *>cnp.PyArray_DATA(turns)
+            lv = <int32_t *>cnp.PyArray_DATA(length)
+            with nogil:
+                for i in range(n):
+                    if tv[i] <= 1:      # straight or one L: the length is the Manhattan distance
+                        lv[i] = manhattan(&s.g, mv[2 * i], mv[2 * i + 1])
+                        continue
+                    if not still_time_now(&b):
+                        break
+                    end = path_search(&s.g, &s.work, mv[2 * i], mv[2 * i + 1], max_turns)
+                    if end < 0:
+                        break           # cut short by the budget (b.stop is set)
+                    lv[i] = s.work.dist[end]
+    finally:
+        s.unlock()
+    budget_raise(&b)
+    if found is None or b.stop:
+        return None
+    # lexsort is stable: equal (turns, length) keep the sorted pair order.
+    return np.ascontiguousarray(cells[np.lexsort((length, turns))])

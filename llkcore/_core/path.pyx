@@ -9,6 +9,7 @@ from libc.string cimport memset
 
 from .alloc cimport llk_free, llk_malloc
 from .grid cimport Grid, step
+from .reach cimport flood_alloc, flood_free
 
 
 cdef bint path_work_alloc(PathWork *w, int H, int W) noexcept nogil:
@@ -17,12 +18,12 @@ cdef bint path_work_alloc(PathWork *w, int H, int W) noexcept nogil:
     w.nstates = <int>nstates
     w.seen = <uint8_t *>llk_malloc(ncells)
     w.dist = <int32_t *>llk_malloc(nstates * sizeof(int32_t))
-    w.prev = <int32_t *>llk_malloc(nstates * sizeof(int32_t))
+    w.turns = <int32_t *>llk_malloc(nstates * sizeof(int32_t))
     w.queue = <int32_t *>llk_malloc((nstates + 4) * sizeof(int32_t))
     w.src_cur = <int32_t *>llk_malloc((2 * nstates + 4) * sizeof(int32_t))
     w.src_next = <int32_t *>llk_malloc((2 * nstates + 4) * sizeof(int32_t))
-    if (w.seen == NULL or w.dist == NULL or w.prev == NULL or w.queue == NULL
-            or w.src_cur == NULL or w.src_next == NULL):
+    if (w.seen == NULL or w.dist == NULL or w.turns == NULL or w.queue == NULL
+            or w.src_cur == NULL or w.src_next == NULL or not flood_alloc(&w.flood, H, W)):
         path_work_free(w)
         return False
     return True
@@ -31,10 +32,11 @@ cdef bint path_work_alloc(PathWork *w, int H, int W) noexcept nogil:
 cdef void path_work_free(PathWork *w) noexcept nogil:
     llk_free(w.seen)
     llk_free(w.dist)
-    llk_free(w.prev)
+    llk_free(w.turns)
     llk_free(w.queue)
     llk_free(w.src_cur)
     llk_free(w.src_next)
+    flood_free(&w.flood)
     memset(w, 0, sizeof(PathWork))
 
 
@@ -62,7 +64,7 @@ cdef inline bint on_board_step(const Grid *g, int cell, int d) noexcept nogil:
 
 
 cdef int path_search(const Grid *g, PathWork *w, int pa, int pb, int max_turns) noexcept nogil:
-    """Best path from pa to pb: fewest turns (<= max_turns), then shortest; -1 if none.
+    """The fewest turns (<= max_turns), then the shortest length, from pa to pb; -1 if none.
 
     States are ``cell << 2 | dir`` (the direction the path moved to enter the cell). Turn levels
     are processed in order (a 0-1 BFS whose 1-edges are turns) and, inside a level, states are
@@ -70,8 +72,8 @@ cdef int path_search(const Grid *g, PathWork *w, int pa, int pb, int max_turns) 
     that open the level (produced by turns while the previous level was finalised in length
     order) and the straight moves of this level (FIFO). So the first time a state is final its
     (turns, length) is lexicographically least, one seen bit per state suffices (four per byte),
-    and the first final state at pb is the answer. Fixed direction order and FIFO queues make
-    ties deterministic. Returns the final state at pb; ``w.prev`` holds the path back.
+    and the first final state at pb is the answer. Every final state keeps its turns and length
+    (``w.turns``, ``w.dist``), which is what ``best_path`` walks on.
     """
     cdef int ncells = g.H * g.W
     cdef int32_t *src_cur = w.src_cur
@@ -113,12 +115,11 @@ cdef int path_search(const Grid *g, PathWork *w, int pa, int pb, int max_turns) 
                 continue
             w.seen[cell] |= <uint8_t>(1 << d)
             state = (cell << 2) | d
+            w.turns[state] = level
             if pred_cell == pa:
-                w.prev[state] = -1
                 w.dist[state] = 1
             else:
-                w.prev[state] = (pred_cell << 2) | ((e >> 2) & 3)
-                w.dist[state] = w.dist[w.prev[state]] + 1
+                w.dist[state] = w.dist[(pred_cell << 2) | ((e >> 2) & 3)] + 1
             if cell == pb:
                 return state
             # Straight on: same level.
@@ -145,42 +146,68 @@ cdef int path_search(const Grid *g, PathWork *w, int pa, int pb, int max_turns) 
     return -1
 
 
-cdef int path_corners(const Grid *g, const PathWork *w, int pa, int end_state, int32_t *out) noexcept nogil:
-    """Write the corner points (user coordinates, row then col) of the path ending in end_state.
+cdef inline bint rest_fits(const Grid *g, const PathWork *w, int n, int d, int turns,
+                           int length) noexcept nogil:
+    """After a search from the target (see best_path): can a path that entered cell n moving in
+    direction d reach the target with exactly ``turns`` more turns and ``length`` more steps?"""
+    cdef int f, rs, t
+    for f in range(4):
+        if f == (d ^ 1):
+            continue
+        # The search from the target reached n moving the other way: state (n, f ^ 1).
+        rs = (n << 2) | (f ^ 1)
+        if w.seen[n] & (1 << (f ^ 1)):
+            t = w.turns[rs] + (f != d)
+            if t == turns and w.dist[rs] == length:
+                return True
+    return False
 
-    Returns the number of points: both endpoints and every cell where the direction changes.
-    ``out`` needs room for 2 * (turns + 2) ints.
+
+cdef int best_path(const Grid *g, PathWork *w, int pa, int pb, int max_turns, int32_t *out) noexcept nogil:
+    """THE best path from pa to pb: fewest turns, then shortest, then the first in step order
+    (its sequence of unit steps is the least, with up < down < left < right): the path
+    llkref.find_path's breadth-first search returns. Writes its corner points; returns how many.
+
+    A search from pb towards pa gives the least (turns, length) T, L and, for every state it
+    made final, the least (turns, length) left to reach pb. A walk from pa then takes, at each
+    cell, the first direction after which a path of exactly the remaining turns and length to
+    pb exists. Every proper suffix of a best path is cheaper than (T, L), so its states were
+    made final before the search stopped; hence the walk never misses a continuation, and it
+    builds the least step sequence among best paths, in O(L) after the search.
     """
-    cdef int n = 0, s = end_state, ps, i, t
-    out[0] = (s >> 2) // g.W - 1
-    out[1] = (s >> 2) % g.W - 1
-    n = 1
-    while True:
-        ps = w.prev[s]
-        if ps < 0:
-            break
-        if (ps & 3) != (s & 3):
-            out[2 * n] = (ps >> 2) // g.W - 1
-            out[2 * n + 1] = (ps >> 2) % g.W - 1
-            n += 1
-        s = ps
-    out[2 * n] = pa // g.W - 1
-    out[2 * n + 1] = pa % g.W - 1
-    n += 1
-    for i in range(n // 2):
-        t = out[2 * i]
-        out[2 * i] = out[2 * (n - 1 - i)]
-        out[2 * (n - 1 - i)] = t
-        t = out[2 * i + 1]
-        out[2 * i + 1] = out[2 * (n - 1 - i) + 1]
-        out[2 * (n - 1 - i) + 1] = t
-    return n
-
-
-cdef int path_turns(const PathWork *w, int end_state) noexcept nogil:
-    cdef int turns = 0, st = end_state
-    while w.prev[st] >= 0:
-        if (w.prev[st] & 3) != (st & 3):
-            turns += 1
-        st = w.prev[st]
-    return turns
+    cdef int end = path_search(g, w, pb, pa, max_turns)
+    if end < 0:
+        return -1
+    cdef int T = w.turns[end], L = w.dist[end]
+    cdef int x = pa, d_in = -1, used = 0, walked = 0, f, n, t, ncorners = 1
+    out[0] = pa // g.W - 1
+    out[1] = pa % g.W - 1
+    cdef bint found
+    while x != pb:
+        found = False
+        for f in range(4):
+            if f == (d_in ^ 1) and d_in >= 0:
+                continue
+            if not on_board_step(g, x, f):
+                continue
+            n = x + step(g, f)
+            t = used + (d_in >= 0 and f != d_in)
+            if n == pb:
+                found = t == T and walked + 1 == L
+            else:
+                found = g.cells[n] == 0 and rest_fits(g, w, n, f, T - t, L - walked - 1)
+            if found:
+                break
+        if not found:
+            return -1       # cannot happen (see above); never walk off the known states
+        if d_in >= 0 and f != d_in:
+            out[2 * ncorners] = x // g.W - 1
+            out[2 * ncorners + 1] = x % g.W - 1
+            ncorners += 1
+        used = t
+        d_in = f
+        walked += 1
+        x = n
+    out[2 * ncorners] = pb // g.W - 1
+    out[2 * ncorners + 1] = pb % g.W - 1
+    return ncorners + 1

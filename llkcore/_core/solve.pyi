@@ -9,7 +9,8 @@ from .state import GridState
 #: The strategy names; a strategy's code is its index.
 STRATEGIES: Tuple[str, ...]
 #: Run status code -> name ("unsolvable", "solved", "node_limit", "time_limit", "stuck",
-#: "memory", "odd_count", "cancelled").
+#: "memory", "odd_count", "cancelled", "interrupted": never returned, solve_state raises the
+#: KeyboardInterrupt instead).
 STATUS_NAMES: Dict[int, str]
 #: Run status code -> verdict value (1 solvable, 0 unsolvable, -1 unknown).
 STATUS_VERDICTS: Dict[int, int]

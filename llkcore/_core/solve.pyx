@@ -11,6 +11,10 @@ then lets the two greedy players try for a cheap certificate (most solvable boar
 all phases share the budgets and the node count. With gravity it searches at once: the search's
 first descent plays tops first, which finds more certificates than the greedy players (measured:
 same UNKNOWN count, fewer nodes in the median; docs/solver.md).
+
+A run cut short (time, a cancel, Ctrl-C) reports that, whatever the strategy returned: after
+the cut every link test answers "no" at once (link.pxd), so only a certificate (made of real
+removals) is still trusted. Ctrl-C in the main thread raises KeyboardInterrupt here.
 """
 cimport numpy as cnp
 from libc.stdint cimport int32_t, int64_t, uint64_t
@@ -19,12 +23,13 @@ from libc.string cimport memset
 from .gravity cimport slide_room
 from .gravity_search cimport run_gravity_search
 from .greedy cimport run_freedom, run_mobility
-from .grid cimport GRAVITY_NONE, Grid, llk_now
+from .grid cimport GRAVITY_NONE, Grid
 from .matching cimport run_matching
 from .memo import MEMO_ENTRIES
 from .pairing cimport run_pairing
-from .run cimport (ST_CANCELLED, ST_DEAD, ST_MEMORY, ST_NODES, ST_ODD, ST_SOLVED, ST_STUCK,
-                   ST_TIME, Ctx)
+from .pairs cimport wants_floods
+from .run cimport (ST_CANCELLED, ST_DEAD, ST_INTERRUPTED, ST_MEMORY, ST_NODES, ST_ODD,
+                   ST_SOLVED, ST_STUCK, ST_TIME, Ctx, budget_raise, budget_start, cut_short)
 from .state cimport GridState
 
 import numpy as np
@@ -42,9 +47,9 @@ cdef enum:
 #: Run status code -> name, and -> verdict (1 solvable, 0 unsolvable, -1 unknown).
 STATUS_NAMES = {ST_DEAD: "unsolvable", ST_SOLVED: "solved", ST_NODES: "node_limit",
                 ST_TIME: "time_limit", ST_STUCK: "stuck", ST_MEMORY: "memory", ST_ODD: "odd_count",
-                ST_CANCELLED: "cancelled"}
+                ST_CANCELLED: "cancelled", ST_INTERRUPTED: "interrupted"}
 STATUS_VERDICTS = {ST_DEAD: 0, ST_SOLVED: 1, ST_NODES: -1, ST_TIME: -1, ST_STUCK: -1,
-                   ST_ODD: 0, ST_CANCELLED: -1}
+                   ST_ODD: 0, ST_CANCELLED: -1, ST_INTERRUPTED: -1}
 
 # Test switch of solve_state's ``options``: "exact" without its root look and greedy tries
 # (the search's own switches are in pairing.pyx).
@@ -66,6 +71,7 @@ cdef int run_phase(Ctx *c, GridState s, int strategy, int maxcount, int64_t memo
     c.w = &s.work
     c.nout = 0
     c.b.stop = 0
+    s.work.budget = &c.b      # link tests deep inside a strategy see the budget (link.pxd)
     if cap >= 0 and (user_limit < 0 or c.b.nodes + cap < user_limit):
         c.b.node_limit = c.b.nodes + cap
     with nogil:
@@ -79,7 +85,10 @@ cdef int run_phase(Ctx *c, GridState s, int strategy, int maxcount, int64_t memo
             status = run_pairing(c, maxcount, memo_cap, zseed, options)
         else:
             status = run_gravity_search(c, memo_cap, zseed, options)
-    if status == ST_NODES and c.b.node_limit != user_limit:
+    s.work.budget = NULL
+    if status != ST_SOLVED and cut_short(&c.b):
+        status = c.b.stop
+    elif status == ST_NODES and c.b.node_limit != user_limit:
         status = ST_STUCK
     c.b.node_limit = user_limit
     return status
@@ -88,7 +97,7 @@ cdef int run_phase(Ctx *c, GridState s, int strategy, int maxcount, int64_t memo
 cdef GridState trial_copy(GridState s, int max_turns):
     """A copy of s to play a trial on (with its path-search buffers when they are needed)."""
     cdef GridState trial = s.copy()
-    if max_turns > 2:
+    if max_turns > 2 or wants_floods(&s.g):
         trial.lock_work()
         trial.unlock()
     return trial
@@ -118,16 +127,14 @@ def solve_state(GridState s, int strategy, int max_turns, int gravity, long long
             return ST_ODD, None, 0
     if g.tiles == 0:
         return ST_SOLVED, np.empty((0, 2), dtype=np.int32), 0
-    if max_turns > 2:
-        s.lock_work()
+    if max_turns > 2 or wants_floods(g):
+        s.lock_work()       # path-search and flood buffers (pairs.pxd)
         s.unlock()
     memset(&c, 0, sizeof(Ctx))
-    if cancel is not None:
-        c.b.cancel = <const int *>cnp.PyArray_DATA(cancel)
+    budget_start(&c.b, time_limit, NULL if cancel is None else <const int *>cnp.PyArray_DATA(cancel))
     c.max_turns = max_turns
     c.gravity = gravity
     c.b.node_limit = node_limit
-    c.b.deadline = llk_now() + time_limit if time_limit >= 0 else -1.0
     out = np.empty(g.tiles + 2, dtype=np.int32)
     c.out = <int32_t *>cnp.PyArray_DATA(out)
     gbuf = np.empty(slide_room(g), dtype=np.int32)
@@ -148,6 +155,7 @@ def solve_state(GridState s, int strategy, int max_turns, int gravity, long long
                     break
         if status == ST_STUCK:
             status = run_phase(&c, s, STRAT_EXACT, maxcount, memo_cap, zseed, options, -1)
+    budget_raise(&c.b)
     if status == ST_MEMORY:
         raise MemoryError("llkcore: the solver could not allocate its work space")
     moves = out[:2 * c.nout].reshape(c.nout, 2).copy() if status == ST_SOLVED else None

@@ -22,7 +22,7 @@ from .alloc cimport llk_calloc, llk_free, llk_malloc
 from .gravity cimport compact_all, put_pair, slide_room, take_pair
 from .grid cimport (GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_NONE, GRAVITY_RIGHT, GRAVITY_UP, Grid,
                     put_tile, set_blocked, take_tile)
-from .path cimport path_corners, path_search, path_work_alloc, path_work_free
+from .path cimport best_path, path_work_alloc, path_work_free
 
 import numpy as np
 
@@ -335,16 +335,10 @@ cdef class GridState:
 
     def type_values(self):
         """User values of the types that still have tiles, ascending."""
-        cdef int t
-        self.lock()
-        try:
-            return np.array([self.g.type_value[t] for t in range(self.g.ntypes) if self.g.count[t] > 0],
-                            dtype=np.int32)
-        finally:
-            self.unlock()
+        return self.type_counts()[0]
 
     def type_counts(self):
-        """(values, counts) of the types that still have tiles."""
+        """(values, counts) of the types that still have tiles, values ascending."""
         cdef int t
         self.lock()
         try:
@@ -411,7 +405,7 @@ cdef class GridState:
         REMOVE_EMPTY / REMOVE_WALL, 0 or 1 for the endpoint concerned. Nothing changes then.
         """
         cdef Grid *g = &self.g
-        cdef int end, n, i, k, which
+        cdef int n, i, k, which
         cdef int32_t v
         corners = np.empty(2 * (min(max_turns, 4 * g.H * g.W) + 2), dtype=np.int32)
         moves = np.empty(slide_room(g), dtype=np.int32)
@@ -430,11 +424,10 @@ cdef class GridState:
             if g.cells[pa] != g.cells[pb]:
                 return REMOVE_TYPES, 0, None
             with nogil:
-                end = path_search(g, &self.work, pa, pb, max_turns)
-                if end >= 0:
-                    n = path_corners(g, &self.work, pa, end, cbuf)
+                n = best_path(g, &self.work, pa, pb, max_turns, cbuf)
+                if n >= 0:
                     k = take_pair(g, pa, pb, gravity, mbuf)
-            if end < 0:
+            if n < 0:
                 return REMOVE_NO_PATH, 0, None
         finally:
             self.unlock()

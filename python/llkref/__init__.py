@@ -8,7 +8,7 @@ Grids are lists of lists of ints: 0 empty, > 0 a tile type, < 0 a wall. Coordina
 empty ring surrounds the board), gravity (None, "down", "up", "left", "right").
 """
 
-from .board import Board, apply_gravity, moves, tile_index, verify
+from .board import Board, apply_gravity, hint, moves, tile_index, verify
 from .generate import kshisen_generate, random_deal
 from .link import can_link, find_path, path_length, path_turns
 from .solve import greedy_freedom, greedy_mobility, hopcroft_karp, matching, solve_exhaustive
@@ -20,6 +20,7 @@ __all__ = [
     "find_path",
     "greedy_freedom",
     "greedy_mobility",
+    "hint",
     "hopcroft_karp",
     "kshisen_generate",
     "matching",

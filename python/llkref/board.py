@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy as _copy
 
-from .link import can_link, check_point, find_path, grid_shape
+from .link import can_link, check_point, find_path, grid_shape, path_length, path_turns
 
 GRAVITIES = (None, "down", "up", "left", "right")
 
@@ -96,6 +96,19 @@ def moves(grid, *, max_turns: int = 2, border: bool = True) -> list:
     return found
 
 
+def hint(grid, *, max_turns: int = 2, border: bool = True):
+    """The move to suggest: among the removable pairs, the one whose best path (find_path) has
+    the fewest turns, then the shortest length; ties go to the smallest pair. None when no pair
+    can be removed."""
+    best = None
+    for a, b in moves(grid, max_turns=max_turns, border=border):
+        path = find_path(grid, a, b, max_turns=max_turns, border=border)
+        key = (path_turns(path), path_length(path), (a, b))
+        if best is None or key < best:
+            best = key
+    return None if best is None else best[2]
+
+
 def play_pair(grid, a, b, gravity) -> None:
     """Empty cells a and b, then apply gravity, in place. No legality check (callers do it)."""
     grid[a[0]][a[1]] = 0
@@ -140,6 +153,9 @@ class Board:
 
     def moves(self) -> list:
         return moves(self.grid, max_turns=self.max_turns, border=self.border)
+
+    def hint(self):
+        return hint(self.grid, max_turns=self.max_turns, border=self.border)
 
     def can_link(self, a, b) -> bool:
         return can_link(self.grid, a, b, max_turns=self.max_turns, border=self.border)

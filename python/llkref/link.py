@@ -133,8 +133,10 @@ def find_path(grid, a, b, *, max_turns: int = 2, border: bool = True):
     """The corner points of the best path from a to b, or None if they do not link.
 
     "Best": among all paths with the FEWEST turns (<= max_turns), the SHORTEST (total length in
-    cells). Ties are broken by the BFS order (directions tried up, down, left, right): the path
-    returned is the first one the BFS completes.
+    cells); among those, the one whose sequence of unit steps comes first when steps are ordered
+    up < down < left < right (compared step by step from a). That is the path this BFS completes
+    first: it visits states by length, and the queue at each length is in that step order,
+    because children are queued in the order of their parents, each parent's in direction order.
 
     The result starts with a, ends with b, consecutive points differ in exactly one coordinate and
     no two consecutive segments are collinear, so it has path_turns(path) + 2 points. Points on the

@@ -1,0 +1,14 @@
+"""Stub for the compiled module llkcore._core.playouts (uniformly random playouts, replays)."""
+from typing import Optional, Tuple
+
+import numpy as np
+import numpy.typing as npt
+
+from .state import GridState
+
+def random_playouts(s: GridState, max_turns: int, gravity: int, count: int,
+                    rng_state: npt.NDArray[np.uint64], time_limit: float = ...,
+                    keep_clear: bool = ..., draws: int = ...
+                    ) -> Tuple[npt.NDArray[np.int32], npt.NDArray[np.int64],
+                               Optional[npt.NDArray[np.int32]]]: ...
+def replay(s: GridState, cells: npt.NDArray[np.int32], max_turns: int, gravity: int) -> int: ...

@@ -1,0 +1,327 @@
+# cython: language_level=3
+"""Uniformly random playouts and the replay of a removal sequence (docs/play.md).
+
+A random playout removes, at each step, one removable pair drawn uniformly among all of them
+(listed by ``list_moves`` and sorted, so the draw depends only on the position and the stream,
+never on the order of the type index), until the board is clear or no pair links. The playouts
+of a call run one after another on the caller's state: every removal is logged and taken back
+with ``put_pair``, so the state ends as it started and nothing is copied per playout. Random
+numbers come from ``rng.pxd`` on a 4-word stream the caller seeds, so results are reproducible.
+
+``replay`` plays a given removal sequence and says how far it stays legal: the cheap proof that a
+known certificate still clears a position.
+"""
+cimport numpy as cnp
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdlib cimport qsort
+from libc.string cimport memcpy
+
+from .alloc cimport IVec, ivec_reserve, llk_free, llk_malloc
+from .gravity cimport put_pair, slide_room, take_pair
+from .grid cimport Grid, llk_now
+from .link cimport can_link, link_cells
+from .pairs cimport list_moves
+from .path cimport PathWork
+from .rng cimport rng_below
+from .run cimport Budget, still_time
+from .state cimport GridState
+
+import numpy as np
+
+cnp.import_array()
+
+cdef enum:
+    # Ints a logged removal takes besides its gravity moves: a, b, their type ids, the count.
+    LOG_FIXED = 5
+    # Random same-type pairs tried per step before listing every removable pair.
+    DRAWS = 32
+
+
+cdef int cmp_pair(const void *x, const void *y) noexcept nogil:
+    cdef const int32_t *a = <const int32_t *>x
+    cdef const int32_t *b = <const int32_t *>y
+    if a[0] != b[0]:
+        return -1 if a[0] < b[0] else 1
+    if a[1] != b[1]:
+        return -1 if a[1] < b[1] else 1
+    return 0
+
+
+cdef int64_t all_moves(const Grid *g, PathWork *w, int max_turns, IVec *mv,
+                       Budget *b) noexcept nogil:
+    """Every removable pair into ``mv`` (2 ints each), sorted; -1 when out of memory, -2 when
+    the budget ``b`` ran out."""
+    cdef int64_t k, total
+    if mv.cap < 2 * (<int64_t>g.tiles + 64) and not ivec_reserve(mv, 2 * (<int64_t>g.tiles + 64)):
+        return -1
+    k = list_moves(g, w, max_turns, mv.data, mv.cap // 2, b)
+    if k == mv.cap // 2:
+        # A crowded position with more pairs than room: count them, make room, list again.
+        total = list_moves(g, w, max_turns, NULL, (<int64_t>1) << 62, b)
+        if total > k:
+            if not ivec_reserve(mv, 2 * total):
+                return -1
+            k = list_moves(g, w, max_turns, mv.data, total, b)
+    if k < 0:
+        return -2
+    qsort(mv.data, k, 2 * sizeof(int32_t), cmp_pair)
+    return k
+
+
+cdef void take_back(Grid *g, IVec *log) noexcept nogil:
+    """Undo every logged removal, last first, and empty the log.
+
+    A record is [gravity moves (2n ints)] a b ta tb n, so it is read from its end."""
+    cdef int64_t end = log.n
+    cdef int n, a, b, ta, tb
+    while end > 0:
+        n = log.data[end - 1]
+        tb = log.data[end - 2]
+        ta = log.data[end - 3]
+        b = log.data[end - 4]
+        a = log.data[end - 5]
+        end -= LOG_FIXED + 2 * n
+        put_pair(g, a, b, ta, tb, log.data + end, n)
+    log.n = 0
+
+
+cdef void canonical_index(Grid *g) noexcept nogil:
+    """Sort each type's live tiles by cell, so that draws depend on the position alone (removals
+    and their undo permute the index)."""
+    cdef int t, i, base
+    for t in range(g.ntypes):
+        base = g.offset[t]
+        if g.count[t] > 1:
+            qsort(g.pos + base, g.count[t], sizeof(int32_t), cmp_int)
+        for i in range(g.count[t]):
+            g.slot[g.pos[base + i]] = base + i
+
+
+cdef int cmp_int(const void *x, const void *y) noexcept nogil:
+    cdef int32_t a = (<const int32_t *>x)[0]
+    cdef int32_t b = (<const int32_t *>y)[0]
+    return (a > b) - (a < b)
+
+
+cdef int64_t pair_sums(const Grid *g, int64_t *cum) noexcept nogil:
+    """cum[t + 1] = the same-type pairs of types 0..t (cum[0] = 0); returns their total."""
+    cdef int64_t n
+    cdef int t
+    cum[0] = 0
+    for t in range(g.ntypes):
+        n = g.count[t]
+        cum[t + 1] = cum[t] + n * (n - 1) // 2
+    return cum[g.ntypes]
+
+
+cdef void draw_pair(const Grid *g, uint64_t *rng, const int64_t *cum, int *pa,
+                    int *pb) noexcept nogil:
+    """A pair of tiles of one type, uniform among all such pairs (``pair_sums``, < 2**32)."""
+    cdef int64_t u = rng_below(rng, <uint32_t>cum[g.ntypes]), n
+    cdef int lo = 0, hi = g.ntypes - 1, mid, i
+    while lo < hi:                      # the type t with cum[t] <= u < cum[t + 1]
+        mid = (lo + hi + 1) >> 1
+        if cum[mid] <= u:
+            lo = mid
+        else:
+            hi = mid - 1
+    u -= cum[lo]
+    n = g.count[lo]
+    i = 0
+    while u >= n - 1 - i:
+        u -= n - 1 - i
+        i += 1
+    pa[0] = g.pos[g.offset[lo] + i]
+    pb[0] = g.pos[g.offset[lo] + i + 1 + u]
+
+
+cdef int choose(const Grid *g, PathWork *w, int max_turns, uint64_t *rng, IVec *mv,
+                int64_t *cum, int draws, Budget *b, int *pa, int *pb) noexcept nogil:
+    """A removable pair drawn uniformly among all of them: 1, or 0 when there is none, -1 out
+    of memory, -2 out of time.
+
+    First by rejection (a uniform same-type pair, kept if it links: uniform among the removable
+    ones, and far fewer link tests than listing them all), then, if ``draws`` all missed, by
+    listing every removable pair. Which way is taken does not depend on which pair the other
+    would pick, so the draw stays uniform."""
+    cdef int64_t total = pair_sums(g, cum), k, i
+    cdef int d
+    if total == 0:
+        return 0
+    if total < (<int64_t>1) << 32:
+        for d in range(draws):
+            if not still_time(b):
+                return -2
+            draw_pair(g, rng, cum, pa, pb)
+            if link_cells(g, w, pa[0], pb[0], max_turns):
+                return 1
+    k = all_moves(g, w, max_turns, mv, b)
+    if k <= 0:
+        return <int>k
+    i = rng_below(rng, <uint32_t>k)
+    pa[0] = mv.data[2 * i]
+    pb[0] = mv.data[2 * i + 1]
+    return 1
+
+
+cdef int playout(Grid *g, PathWork *w, int max_turns, int gravity, uint64_t *rng, IVec *mv,
+                 IVec *log, int64_t *cum, int draws, Budget *b) noexcept nogil:
+    """One uniformly random playout from the current position, logged in ``log`` (not taken
+    back). Returns the pairs removed; -1 out of memory, -2 out of time."""
+    cdef int steps = 0, n, a = 0, z = 0, ta, tz, found, room = slide_room(g)
+    cdef int32_t *rec
+    canonical_index(g)
+    while g.tiles > 0:
+        found = choose(g, w, max_turns, rng, mv, cum, draws, b, &a, &z)
+        if found < 0:
+            return found
+        if found == 0:
+            break
+        if not ivec_reserve(log, log.n + room + LOG_FIXED):
+            return -1
+        ta = g.tid[a]
+        tz = g.tid[z]
+        rec = log.data + log.n
+        n = take_pair(g, a, z, gravity, rec)
+        rec[2 * n] = a if a < z else z
+        rec[2 * n + 1] = z if a < z else a
+        rec[2 * n + 2] = ta if a < z else tz
+        rec[2 * n + 3] = tz if a < z else ta
+        rec[2 * n + 4] = n
+        log.n += LOG_FIXED + 2 * n
+        steps += 1
+    return steps
+
+
+def random_playouts(GridState s not None, int max_turns, int gravity, int count,
+                    cnp.ndarray rng_state not None, double time_limit=-1.0,
+                    bint keep_clear=False, int draws=DRAWS):
+    """Play ``count`` uniformly random playouts from the position of ``s`` (left as it was).
+
+    ``rng_state``: the 4-word uint64 stream (advanced). ``time_limit`` >= 0: stop starting
+    playouts (and end the one running) once that many seconds have passed. ``keep_clear``: also
+    return the removals of the first playout that cleared the board. ``draws``: rejection
+    draws per step before every removable pair is listed (tests set 0: always list).
+
+    Returns ``(removed, first_clear)``: per playout played, the pairs it removed (int32;
+    tiles / 2 means it cleared the board), fewer than ``count`` when time ran out; and the
+    removals of the first playout that cleared, a (tiles / 2, 2) int32 array of padded cells in
+    play order (pa < pb), or None.
+    """
+    if (rng_state.ndim != 1 or rng_state.shape[0] != 4 or rng_state.dtype != np.uint64
+            or not rng_state.flags.c_contiguous or not rng_state.flags.writeable):
+        raise ValueError("rng_state must be a writeable array of 4 uint64 words")
+    if count < 0:
+        raise ValueError("count must be >= 0")
+    cdef uint64_t *rng = <uint64_t *>cnp.PyArray_DATA(rng_state)
+    cdef Grid *g = &s.g
+    removed = np.zeros(count, dtype=np.int32)
+    cdef int32_t *rv = <int32_t *>cnp.PyArray_DATA(removed)
+    cdef int half = g.tiles // 2, played = 0, steps = 0, cleared = -1
+    cdef IVec mv
+    cdef IVec log
+    cdef IVec first
+    cdef Budget budget
+    cdef int64_t *cum = NULL
+    mv.data = NULL; mv.n = 0; mv.cap = 0
+    log.data = NULL; log.n = 0; log.cap = 0
+    first.data = NULL; first.n = 0; first.cap = 0
+    budget.cancel = NULL
+    budget.nodes = 0
+    budget.node_limit = -1
+    budget.stop = 0
+    budget.ticks = 0
+    budget.deadline = llk_now() + time_limit if time_limit >= 0 else -1.0
+    if max_turns > 2:
+        s.lock_work()
+    else:
+        s.lock()
+    try:
+        cum = <int64_t *>llk_malloc((<size_t>g.ntypes + 1) * sizeof(int64_t))
+        if cum == NULL:
+            steps = -1
+        with nogil:
+            while played < count and steps != -1:
+                if budget.deadline >= 0 and llk_now() > budget.deadline:
+                    break
+                steps = playout(g, &s.work, max_turns, gravity, rng, &mv, &log, cum, draws,
+                                &budget)
+                if steps >= 0:
+                    rv[played] = steps
+                    if steps == half and keep_clear and cleared < 0:
+                        if ivec_reserve(&first, 2 * <int64_t>half + 2):
+                            cleared = played
+                            copy_removals(&log, &first, half)
+                        else:
+                            steps = -1
+                take_back(g, &log)
+                if steps < 0:
+                    break
+                played += 1
+    finally:
+        s.unlock()
+    out = None
+    try:
+        if steps == -1:
+            raise MemoryError("llkcore: random playouts could not allocate their work space")
+        if cleared >= 0:
+            out = np.empty((half, 2), dtype=np.int32)
+            memcpy(cnp.PyArray_DATA(out), first.data, 2 * <size_t>half * sizeof(int32_t))
+    finally:
+        llk_free(mv.data)
+        llk_free(log.data)
+        llk_free(first.data)
+        llk_free(cum)
+    return removed[:played], out
+
+
+cdef void copy_removals(const IVec *log, IVec *out, int pairs) noexcept nogil:
+    """The (a, b) of every logged removal, in play order, into ``out`` (room for 2 * pairs)."""
+    cdef int64_t end = log.n
+    cdef int i = pairs - 1, n
+    while end > 0 and i >= 0:
+        n = log.data[end - 1]
+        out.data[2 * i] = log.data[end - 5]
+        out.data[2 * i + 1] = log.data[end - 4]
+        end -= LOG_FIXED + 2 * n
+        i -= 1
+    out.n = 2 * pairs
+
+
+def replay(GridState s not None, cnp.ndarray cells not None, int max_turns, int gravity):
+    """Play the removals ``cells`` ((k, 2) int32 padded cells, in order) on ``s`` (changed: pass
+    a copy) while each is legal; returns how many were played. ``s`` is clear afterwards iff
+    the sequence clears it."""
+    cc = np.ascontiguousarray(cells, dtype=np.int32)
+    if cc.ndim != 2 or cc.shape[1] != 2:
+        raise ValueError("cells must have shape (k, 2)")
+    cdef const int32_t *c = <const int32_t *>cnp.PyArray_DATA(cc)
+    cdef Py_ssize_t k = cc.shape[0], i = 0
+    cdef Grid *g = &s.g
+    cdef int limit = g.H * g.W, a, b
+    cdef int32_t *moves = <int32_t *>llk_malloc(slide_room(g) * sizeof(int32_t))
+    if moves == NULL:
+        raise MemoryError("llkcore: replay could not allocate its work space")
+    try:
+        if max_turns > 2:
+            s.lock_work()
+        else:
+            s.lock()
+    except BaseException:
+        llk_free(moves)
+        raise
+    try:
+        with nogil:
+            while i < k:
+                a = c[2 * i]
+                b = c[2 * i + 1]
+                if not (0 <= a < limit and 0 <= b < limit):
+                    break
+                if not can_link(g, &s.work, a, b, max_turns):
+                    break
+                take_pair(g, a, b, gravity, moves)
+                i += 1
+    finally:
+        s.unlock()
+        llk_free(moves)
+    return i

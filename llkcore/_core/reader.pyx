@@ -1,0 +1,420 @@
+# cython: language_level=3
+"""User grids read in place: the compiled half of the facade's checks on boards.
+
+A module call such as ``llk.can_link(grid, a, b)`` on a bot's own list of lists must not pay for
+a whole Board. ``GridReader`` checks the grid's structure (2-D, not empty, not ragged, sides at
+most MAX_SIDE, an integer dtype, no mask) when it is made, and then reads only the cells a query
+needs, checking each value it reads (an int that fits in int32, not a bool). A link test up to two
+turns reads its two endpoints, the four lines through them and the crossing lines that the
+run-sweep (link.pxd) looks at; everything else (paths, more turns, gravity, every pair) reads the
+whole grid once, in C. ``state`` converts the whole grid into a GridState for a Board.
+
+Lists and tuples of lists and tuples are read through the C API without copying; any other
+iterable of rows is first made into an array. docs/architecture.md ("Input checks") lists what
+each call checks.
+"""
+cimport numpy as cnp
+from cpython.object cimport PyObject
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memset
+
+from .alloc cimport llk_calloc, llk_free, llk_malloc
+from .grid cimport Grid
+from .link cimport link_sweep, run_overlap
+from .path cimport PathWork, best_path, path_search, path_work_alloc, path_work_free
+from .state cimport GridState
+
+import numpy as np
+
+from ..errors import BoardError
+from .state import MAX_SIDE
+
+cnp.import_array()
+
+cdef extern from "Python.h":
+    # Borrowed references, no checks: the reader checks sizes itself before every access.
+    bint PyList_Check(object o)
+    bint PyTuple_Check(object o)
+    Py_ssize_t PyList_GET_SIZE(object o)
+    Py_ssize_t PyTuple_GET_SIZE(object o)
+    PyObject *PyList_GET_ITEM(object o, Py_ssize_t i)
+    PyObject *PyTuple_GET_ITEM(object o, Py_ssize_t i)
+    bint PyLong_CheckExact(PyObject *o)
+    long long PyLong_AsLongLongAndOverflow(PyObject *o, int *overflow)
+
+cdef enum:
+    SRC_SEQUENCE = 0        # a list or tuple of lists or tuples
+    SRC_ARRAY = 1           # a 2-D integer ndarray, any order and strides
+
+cdef int64_t INT32_MIN_ = -(1 << 31)
+cdef int64_t INT32_MAX_ = (1 << 31) - 1
+
+
+cdef inline Py_ssize_t seq_size(object o) noexcept:
+    return PyList_GET_SIZE(o) if PyList_Check(o) else PyTuple_GET_SIZE(o)
+
+
+cdef inline PyObject *seq_item(object o, Py_ssize_t i) noexcept:
+    return PyList_GET_ITEM(o, i) if PyList_Check(o) else PyTuple_GET_ITEM(o, i)
+
+
+def _describe(value):
+    """How a refused cell value is named in a message."""
+    return f"{type(value).__name__} {value!r}" if len(repr(value)) <= 40 else type(value).__name__
+
+
+cdef class GridReader:
+    """A user's grid (list of lists, tuple, ndarray, any iterable of rows), checked for shape,
+    read cell by cell as queries need. Keeps a reference to the grid; copies nothing."""
+
+    cdef readonly int rows, cols
+    cdef int kind
+    cdef object grid                # the sequence of rows, or the ndarray
+    cdef char *data                 # SRC_ARRAY: first cell, strides in bytes, element code
+    cdef Py_ssize_t rs, cs
+    cdef int code                   # 1 int8, 2 uint8, 3 int16, 4 uint16, 5 int32, 6 uint32, 7 int64, 8 uint64
+
+    def __cinit__(self, grid):
+        cdef Py_ssize_t r, n, width
+        if type(grid) is np.ndarray and self.plain_array(grid):
+            return
+        if isinstance(grid, np.ndarray):
+            self._use_array(grid)
+            return
+        if isinstance(grid, (str, bytes, bytearray)) or not hasattr(grid, "__iter__"):
+            raise BoardError(f"a board must be a 2-D grid of ints, got {type(grid).__name__}")
+        if not (PyList_Check(grid) or PyTuple_Check(grid)):
+            grid = list(grid)
+        n = seq_size(grid)
+        if n == 0:
+            raise BoardError("a board must have at least one row")
+        for r in range(n):
+            row = <object>seq_item(grid, r)
+            if not (PyList_Check(row) or PyTuple_Check(row)):
+                # Rows that are arrays, ranges or other sequences: read the grid as an array.
+                self._use_array(_generic_array(grid))
+                return
+            if r == 0:
+                width = seq_size(row)
+            elif seq_size(row) != width:
+                raise BoardError(f"ragged board: rows have lengths "
+                                 f"{sorted({seq_size(<object>seq_item(grid, i)) for i in range(n)})}")
+        if width == 0:
+            raise BoardError(f"a board must not be empty, got shape ({n}, 0)")
+        if n > MAX_SIDE or width > MAX_SIDE:
+            raise BoardError(f"a board may have at most {MAX_SIDE} rows and {MAX_SIDE} columns, "
+                             f"got ({n}, {width})")
+        self.kind = SRC_SEQUENCE
+        self.grid = grid
+        self.rows = <int>n
+        self.cols = <int>width
+
+    cdef bint plain_array(self, cnp.ndarray arr) except -1:
+        """The fast check of a plain 2-D integer ndarray in native byte order (a bot's usual
+        input, once per query); False sends anything else to the full check."""
+        cdef int typenum = cnp.PyArray_TYPE(arr), signed
+        cdef cnp.npy_intp *dims = cnp.PyArray_DIMS(arr)
+        cdef Py_ssize_t size = cnp.PyArray_ITEMSIZE(arr)
+        if (cnp.PyArray_NDIM(arr) != 2 or dims[0] == 0 or dims[1] == 0 or dims[0] > MAX_SIDE
+                or dims[1] > MAX_SIDE or not cnp.PyArray_ISNOTSWAPPED(arr)):
+            return False
+        if typenum in (cnp.NPY_BYTE, cnp.NPY_SHORT, cnp.NPY_INT, cnp.NPY_LONG, cnp.NPY_LONGLONG):
+            signed = 1
+        elif typenum in (cnp.NPY_UBYTE, cnp.NPY_USHORT, cnp.NPY_UINT, cnp.NPY_ULONG,
+                         cnp.NPY_ULONGLONG):
+            signed = 0
+        else:
+            return False
+        if size not in (1, 2, 4, 8):
+            return False
+        self.kind = SRC_ARRAY
+        self.grid = arr
+        self.rows = <int>dims[0]
+        self.cols = <int>dims[1]
+        self.data = <char *>cnp.PyArray_DATA(arr)
+        self.rs = cnp.PyArray_STRIDES(arr)[0]
+        self.cs = cnp.PyArray_STRIDES(arr)[1]
+        self.code = (1 if size == 1 else 3 if size == 2 else 5 if size == 4 else 7) + (1 - signed)
+        return True
+
+    def _use_array(self, arr):
+        if isinstance(arr, np.ma.MaskedArray):
+            raise BoardError("a masked array is not a board: fill the masked cells first "
+                             "(e.g. grid.filled(0)) or pass grid.data")
+        if arr.ndim != 2:
+            raise BoardError(f"a board must be 2-D, got {arr.ndim} dimension(s)")
+        if arr.shape[0] == 0 or arr.shape[1] == 0:
+            raise BoardError(f"a board must not be empty, got shape {arr.shape}")
+        dtype = arr.dtype
+        if dtype.kind not in "iu":
+            raise BoardError(f"board values must be integers, got dtype {dtype}")
+        if arr.shape[0] > MAX_SIDE or arr.shape[1] > MAX_SIDE:
+            raise BoardError(f"a board may have at most {MAX_SIDE} rows and {MAX_SIDE} columns, "
+                             f"got {arr.shape}")
+        if not dtype.isnative:
+            arr = arr.astype(dtype.newbyteorder("="))
+        self.kind = SRC_ARRAY
+        self.grid = arr
+        self.rows = arr.shape[0]
+        self.cols = arr.shape[1]
+        self.data = <char *>cnp.PyArray_DATA(arr)
+        self.rs = arr.strides[0]
+        self.cs = arr.strides[1]
+        self.code = {1: 1, 2: 3, 4: 5, 8: 7}[arr.dtype.itemsize] + (arr.dtype.kind == "u")
+
+    # ---- reading cells ------------------------------------------------------------------------
+
+    cdef int bad_value(self, int r, int c) except -1:
+        """Raise the BoardError for the refused value at (r, c)."""
+        value = self.grid[r, c] if self.kind == SRC_ARRAY else self.grid[r][c]
+        if isinstance(value, (bool, np.bool_)):
+            raise BoardError(f"board values must be integers, got a bool at {(r, c)}")
+        if isinstance(value, (int, np.integer)):
+            raise BoardError(f"board values must fit in int32, got {int(value)} at {(r, c)}")
+        if isinstance(value, (list, tuple, np.ndarray)):
+            raise BoardError(f"board values must be ints, got a {type(value).__name__} at {(r, c)} "
+                             "(a board is a 2-D grid of ints)")
+        raise BoardError(f"board values must be ints, got {_describe(value)} at {(r, c)}")
+
+    cdef int32_t slow_value(self, object item, int r, int c) except? -1:
+        """A cell that is not a plain int: numpy integer scalars are ints; bools are not."""
+        cdef object v
+        if isinstance(item, (bool, np.bool_)) or not isinstance(item, np.integer):
+            self.bad_value(r, c)
+        v = int(item)
+        if v < INT32_MIN_ or v > INT32_MAX_:
+            self.bad_value(r, c)
+        return <int32_t>v
+
+    cdef int read_line(self, int r, int c, int dr, int dc, int n, int32_t *out) except -1:
+        """Read n cells from (r, c) in steps of (dr, dc) into out, checking each value."""
+        cdef int i, overflow
+        cdef int64_t v
+        cdef char *p
+        cdef Py_ssize_t step
+        cdef PyObject *item
+        if self.kind == SRC_ARRAY:
+            p = self.data + r * self.rs + c * self.cs
+            step = dr * self.rs + dc * self.cs
+            for i in range(n):
+                if self.code == 1:
+                    v = (<int8_t *>p)[0]
+                elif self.code == 2:
+                    v = (<uint8_t *>p)[0]
+                elif self.code == 3:
+                    v = (<int16_t *>p)[0]
+                elif self.code == 4:
+                    v = (<uint16_t *>p)[0]
+                elif self.code == 5:
+                    v = (<int32_t *>p)[0]
+                elif self.code == 6:
+                    v = (<uint32_t *>p)[0]
+                elif self.code == 7:
+                    v = (<int64_t *>p)[0]
+                else:
+                    v = INT32_MAX_ + 1 if (<uint64_t *>p)[0] > <uint64_t>INT32_MAX_ else <int64_t>(<uint64_t *>p)[0]
+                if v < INT32_MIN_ or v > INT32_MAX_:
+                    self.bad_value(r + i * dr, c + i * dc)
+                out[i] = <int32_t>v
+                p += step
+            return 0
+        grid = self.grid
+        row = None
+        for i in range(n):
+            if i == 0 or dr != 0:
+                # Sizes are checked at every row: a cell's __index__ could have changed the grid.
+                if seq_size(grid) != self.rows:
+                    raise BoardError("the grid changed while it was being read")
+                row = <object>seq_item(grid, r + i * dr)
+                if not (PyList_Check(row) or PyTuple_Check(row)) or seq_size(row) != self.cols:
+                    raise BoardError("the grid changed while it was being read")
+            item = seq_item(row, c + i * dc)
+            if PyLong_CheckExact(item):
+                v = PyLong_AsLongLongAndOverflow(item, &overflow)
+                if overflow or v < INT32_MIN_ or v > INT32_MAX_:
+                    self.bad_value(r + i * dr, c + i * dc)
+                out[i] = <int32_t>v
+            else:
+                out[i] = self.slow_value(<object>item, r + i * dr, c + i * dc)
+        return 0
+
+    cdef int32_t cell(self, int r, int c) except? -1:
+        cdef int32_t v
+        self.read_line(r, c, 0, 1, 1, &v)
+        return v
+
+    # ---- whole grids --------------------------------------------------------------------------
+
+    cdef int fill_cells(self, int32_t *cells) except -1:
+        """Write every cell into the padded layout ``cells`` (row r at (r + 1) * W + 1)."""
+        cdef int r, W = self.cols + 2
+        for r in range(self.rows):
+            self.read_line(r, 0, 0, 1, self.cols, cells + (r + 1) * W + 1)
+        return 0
+
+    def state(self, bint border):
+        """The whole grid as a new GridState (every cell checked)."""
+        cdef GridState s = GridState.__new__(GridState)
+        s.alloc_shape(self.rows, self.cols, border)
+        self.fill_cells(s.g.cells)
+        s.build_index()
+        return s
+
+    def values(self):
+        """The whole grid as a new C-contiguous int32 array (every cell checked)."""
+        out = np.empty((self.rows, self.cols), dtype=np.int32)
+        cdef int32_t *p = <int32_t *>cnp.PyArray_DATA(out)
+        cdef int r
+        for r in range(self.rows):
+            self.read_line(r, 0, 0, 1, self.cols, p + r * self.cols)
+        return out
+
+    # ---- queries ------------------------------------------------------------------------------
+
+    def link(self, int ra, int ca, int rb, int cb, int max_turns, bint border):
+        """Can the tiles at (ra, ca) and (rb, cb) (points on the board) be removed together?"""
+        cdef int32_t va = self.cell(ra, ca), vb = self.cell(rb, cb)
+        if (ra == rb and ca == cb) or va <= 0 or va != vb:
+            return False
+        if max_turns > 2:
+            return self.search_path(ra, ca, rb, cb, max_turns, border, NULL) >= 0
+        return self.sweep(ra, ca, rb, cb, max_turns, border)
+
+    def path(self, int ra, int ca, int rb, int cb, int max_turns, bint border):
+        """Corner points of the best path (as link.path), or None."""
+        cdef int32_t va = self.cell(ra, ca), vb = self.cell(rb, cb)
+        cdef int n, i
+        if (ra == rb and ca == cb) or va <= 0 or va != vb:
+            return None
+        corners = np.empty(2 * (min(max_turns, 4 * (self.rows + 2) * (self.cols + 2)) + 2),
+                           dtype=np.int32)
+        cdef int32_t *buf = <int32_t *>cnp.PyArray_DATA(corners)
+        n = self.search_path(ra, ca, rb, cb, max_turns, border, buf)
+        if n < 0:
+            return None
+        return [(int(buf[2 * i]), int(buf[2 * i + 1])) for i in range(n)]
+
+    cdef int search_path(self, int ra, int ca, int rb, int cb, int max_turns, bint border,
+                       int32_t *corners) except -2:
+        """The BFS on the whole grid (read once): -1 if no path, else the number of corners
+        written to ``corners`` (0 when corners is NULL)."""
+        cdef Grid g
+        cdef PathWork w
+        cdef int H = self.rows + 2, W = self.cols + 2, i, n = -1
+        memset(&g, 0, sizeof(Grid))
+        memset(&w, 0, sizeof(PathWork))
+        g.rows, g.cols, g.H, g.W = self.rows, self.cols, H, W
+        g.cells = <int32_t *>llk_malloc(<size_t>H * W * sizeof(int32_t))
+        if g.cells == NULL or not path_work_alloc(&w, H, W):
+            llk_free(g.cells)
+            raise MemoryError("llkcore: cannot allocate path-search buffers")
+        try:
+            for i in range(W):
+                g.cells[i] = g.cells[(H - 1) * W + i] = 0 if border else -1
+            for i in range(1, H - 1):
+                g.cells[i * W] = g.cells[i * W + W - 1] = 0 if border else -1
+            self.fill_cells(g.cells)
+            with nogil:
+                if corners == NULL:
+                    n = 0 if path_search(&g, &w, (ra + 1) * W + ca + 1, (rb + 1) * W + cb + 1,
+                                         max_turns) >= 0 else -1
+                else:
+                    n = best_path(&g, &w, (ra + 1) * W + ca + 1, (rb + 1) * W + cb + 1,
+                                  max_turns, corners)
+        finally:
+            llk_free(g.cells)
+            path_work_free(&w)
+        return n
+
+    cdef bint sweep(self, int ra, int ca, int rb, int cb, int max_turns, bint border) except -1:
+        """The run-sweep (link.pxd) on occupancy bits filled only for the lines it reads."""
+        cdef Grid g
+        cdef int H = self.rows + 2, W = self.cols + 2, lo, hi, m
+        cdef int RW = (W + 63) >> 6, CW = (H + 63) >> 6
+        cdef size_t nbits = <size_t>H * RW + <size_t>W * CW
+        cdef int pa = (ra + 1) * W + ca + 1, pb = (rb + 1) * W + cb + 1
+        cdef bint linked
+        # One block: the bits, a done flag per row and per column, and a line of scratch.
+        cdef char *mem = <char *>llk_calloc(nbits * sizeof(uint64_t) + H + W
+                                            + (H + W) * sizeof(int32_t), 1)
+        if mem == NULL:
+            raise MemoryError("llkcore: cannot allocate a link test")
+        memset(&g, 0, sizeof(Grid))
+        g.rows, g.cols, g.H, g.W, g.RW, g.CW = self.rows, self.cols, H, W, RW, CW
+        g.rowbits = <uint64_t *>mem
+        g.colbits = g.rowbits + <size_t>H * RW
+        cdef int32_t *line = <int32_t *>(g.colbits + <size_t>W * CW)
+        cdef uint8_t *done = <uint8_t *>(line + H + W)      # rows 0..H-1, then columns
+        try:
+            self.fill(&g, done, line, ca + 1, False, border)
+            self.fill(&g, done, line, cb + 1, False, border)
+            self.fill(&g, done, line, ra + 1, True, border)
+            self.fill(&g, done, line, rb + 1, True, border)
+            # The crossing lines each half of the sweep may test.
+            if run_overlap(g.colbits + (ca + 1) * CW, g.colbits + (cb + 1) * CW, ra + 1, rb + 1,
+                           H, &lo, &hi):
+                for m in range(lo, hi + 1):
+                    self.fill(&g, done, line, m, True, border)
+            if run_overlap(g.rowbits + (ra + 1) * RW, g.rowbits + (rb + 1) * RW, ca + 1, cb + 1,
+                           W, &lo, &hi):
+                for m in range(lo, hi + 1):
+                    self.fill(&g, done, line, m, False, border)
+            linked = link_sweep(&g, pa, pb, max_turns)
+        finally:
+            llk_free(mem)
+        return linked
+
+    cdef int fill(self, Grid *g, uint8_t *done, int32_t *line, int k, bint row,
+                  bint border) except -1:
+        """Set the occupancy bits of padded row (or column) k, reading its cells once."""
+        cdef uint64_t *bits
+        cdef int n, i, last
+        cdef bint ring_line
+        if done[k if row else g.H + k]:
+            return 0
+        done[k if row else g.H + k] = 1
+        if row:
+            bits, n, last = g.rowbits + k * g.RW, g.W, g.H - 1
+        else:
+            bits, n, last = g.colbits + k * g.CW, g.H, g.W - 1
+        ring_line = k == 0 or k == last
+        if not border:
+            # The ring is a wall: all of a ring line, the two ends of any other.
+            for i in range(n):
+                if ring_line or i == 0 or i == n - 1:
+                    bits[i >> 6] |= (<uint64_t>1) << (i & 63)
+        if ring_line:
+            return 0
+        if row:
+            self.read_line(k - 1, 0, 0, 1, n - 2, line)
+        else:
+            self.read_line(0, k - 1, 1, 0, n - 2, line)
+        for i in range(n - 2):
+            if line[i] != 0:
+                bits[(i + 1) >> 6] |= (<uint64_t>1) << ((i + 1) & 63)
+        return 0
+
+
+def _generic_array(rows):
+    """A list of rows that are not all lists or tuples (arrays, ranges, ...), as an ndarray;
+    BoardError for anything that is not a rectangular grid of ints."""
+    widths = set()
+    for row in rows:
+        if isinstance(row, np.ma.MaskedArray):
+            raise BoardError("a masked array is not a board row: fill the masked cells first")
+        if isinstance(row, (str, bytes, bytearray)) or not hasattr(row, "__len__"):
+            raise BoardError(f"each row of a board must be a sequence of ints, got {type(row).__name__}")
+        widths.add(len(row))
+    if len(widths) != 1:
+        raise BoardError(f"ragged board: rows have lengths {sorted(widths)}")
+    try:
+        arr = np.array(rows)
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise BoardError(f"a board must be a 2-D grid of ints: {exc}") from None
+    if arr.dtype.kind in "iu" and any(isinstance(v, (bool, np.bool_)) for row in rows for v in row):
+        raise BoardError("board values must be integers, got a bool")
+    if arr.dtype == object:
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in arr.ravel()):
+            raise BoardError("board values must fit in int32")
+        raise BoardError("board values must be ints")
+    return arr

@@ -1,0 +1,269 @@
+"""Deal-making below the Board: the seeded stream, layouts, type counts, and the removal orders
+behind solvable deals and reshuffles. Board (reshuffles) and deals.py (``llk.generate``) both
+build on it; it calls the kernels directly and imports neither.
+
+A solvable layout is made backwards from a game (docs/architecture.md, "Solvable deals"): the
+cells to fill get one placeholder type, a random legal removal order is played on them (gravity
+included), and the two tiles of each removed pair are then given one type in the cells where
+they started; the pair types are a shuffled list holding each type's count / 2 pairs, so the
+counts come out exact. The removal order is the certificate. Every random number comes from one
+seeded stream (``_core/rng.pxd``), so a seed gives the same board and certificate on every run,
+platform and numpy version.
+"""
+from __future__ import annotations
+
+from typing import Any, List, Optional, Tuple
+
+import numpy as np
+
+from ._core import deal as _deal
+from ._core import solve as _solve
+from ._core.reader import GridReader
+from ._core.state import GridState
+from .checks import integer
+from .coords import Move, cells_of, moves_of
+from .errors import BoardError, DealError
+from .rules import Rules
+
+#: Random playouts tried on one layout before a solvable deal or reshuffle gives up. They
+#: alternate between open playouts (the first; they give the best-looking deals) and careful
+#: ones (they pick the most constrained tile first: straight-only rules and tight layouts).
+MAX_ATTEMPTS = 16
+#: Node budget of the exact search that decides a layout when every playout got stuck.
+EXACT_NODE_LIMIT = 50_000
+
+
+def fresh_seed() -> int:
+    """A new seed from the system's entropy (63 bits), for a deal that records its seed."""
+    return int(np.random.SeedSequence().entropy % 2**63)
+
+
+def rng_state(seed: Optional[int], stream: int = 0) -> np.ndarray:
+    """The 4-word state of the deal stream for ``seed`` (fresh entropy when None); ``stream``
+    > 0 names another stream of the same seed, independent of it.
+
+    Derived through numpy's SeedSequence, whose output is fixed by its specification.
+    """
+    if seed is not None:
+        seed = integer(seed, "seed", low=0)
+    entropy = seed if stream == 0 or seed is None else [seed, stream]
+    state = np.random.SeedSequence(entropy).generate_state(4, dtype=np.uint64)
+    if not state.any():  # xoshiro's one forbidden state; SeedSequence never yields it in practice
+        state[0] = 1
+    return state
+
+
+def fill_mask(rows: int, cols: int, layout: Any) -> Tuple[np.ndarray, np.ndarray]:
+    """(cells to fill as a bool array, the grid of walls as int32) from a ``layout`` argument.
+
+    layout None: every cell. A boolean mask: True cells get tiles. A grid of ints (checked like
+    a board: int32 values, never wrapped): walls (< 0) stay walls with their values, cells > 0
+    get tiles, 0 stays empty.
+    """
+    if layout is None:
+        return np.ones((rows, cols), dtype=bool), np.zeros((rows, cols), dtype=np.int32)
+    arr = layout if isinstance(layout, np.ndarray) else None
+    if arr is not None and arr.dtype == np.bool_:
+        if isinstance(arr, np.ma.MaskedArray):
+            raise BoardError("a masked array is not a layout: fill the masked cells first")
+        mask = np.array(arr, dtype=bool)
+    elif arr is None and _is_bool_grid(layout):
+        mask = np.array(layout, dtype=bool)
+    else:
+        values = GridReader(layout).values()
+        if values.shape != (rows, cols):
+            raise BoardError(f"layout has shape {values.shape}, expected {(rows, cols)}")
+        return values > 0, np.where(values < 0, values, 0).astype(np.int32)
+    if mask.shape != (rows, cols):
+        raise BoardError(f"layout has shape {mask.shape}, expected {(rows, cols)}")
+    return mask, np.zeros((rows, cols), dtype=np.int32)
+
+
+def _is_bool_grid(layout: Any) -> bool:
+    """A list of rows holding only bools (a mask written as lists)."""
+    try:
+        return all(isinstance(v, (bool, np.bool_)) for row in layout for v in row) and len(layout) > 0
+    except TypeError:
+        return False
+
+
+def type_counts(cells: int, copies: int = 4, types: Optional[int] = None) -> np.ndarray:
+    """How many tiles of each type (types 1..k) fill ``cells`` cells.
+
+    With ``types=None``: ``cells // copies`` types of ``copies`` tiles each; the remainder (even)
+    becomes one extra pair for each of the first types in turn. With ``types=k``: k types whose
+    counts are even and differ by at most 2, the larger counts going to the first types.
+    """
+    if cells % 2:
+        raise ValueError(f"the number of cells to fill must be even, got {cells}")
+    if types is None:
+        if copies < 2 or copies % 2:
+            raise ValueError(f"copies must be an even number >= 2, got {copies}")
+        k = cells // copies
+        extra_pairs = (cells - k * copies) // 2
+        if k == 0:
+            k, copies, extra_pairs = extra_pairs, 2, 0
+        counts = np.full(k, copies, dtype=np.int64)
+        # More extra pairs than types only happens for tiny boards; wrap round.
+        for i in range(extra_pairs):
+            counts[i % k] += 2
+        return counts
+    if types < 1:
+        raise ValueError(f"types must be >= 1, got {types}")
+    pairs = cells // 2
+    if types > pairs:
+        raise ValueError(f"{types} types do not fit in {cells} cells (at most {pairs})")
+    counts = np.full(types, 2 * (pairs // types), dtype=np.int64)
+    counts[: pairs % types] += 2
+    return counts
+
+
+def clear_order(state: GridState, rules: Rules, stream: np.ndarray,
+                what: str) -> Tuple[np.ndarray, np.ndarray]:
+    """A removal order that clears ``state`` (tiles all of one type), drawn from ``stream``.
+
+    Returns (current, start): (k, 2) padded cells of each pair when removed and where its tiles
+    started. MAX_ATTEMPTS random playouts first; if they all get stuck, the exact solver decides
+    the layout (within EXACT_NODE_LIMIT nodes): its order is used, or DealError says why not.
+    """
+    need = state.tiles // 2
+    for attempt in range(MAX_ATTEMPTS):
+        current, start = _deal.playout(state.copy(), rules.max_turns, rules.gravity_code,
+                                       attempt % 2 == 1, stream)
+        if len(current) == need:
+            return current, start
+    odd = _odd_region(np.array(state.grid_view()), rules.border)
+    if odd is not None:
+        cell, tiles = odd
+        edge = "" if rules.border else " (with border=False the edge of the board is a wall too)"
+        raise DealError(
+            f"no solvable {what} exists: the region of non-wall cells around {cell} holds "
+            f"{tiles} tile(s), an odd number, and no path or slide ever crosses a wall{edge}")
+    status, cells, _ = _solve.solve_state(state.copy(), _solve.STRATEGIES.index("exact"),
+                                          rules.max_turns, rules.gravity_code, EXACT_NODE_LIMIT,
+                                          -1.0)
+    verdict = _solve.STATUS_VERDICTS[status]
+    if verdict == 1:
+        return _replay_order(state.copy(), cells, rules.gravity_code)
+    if verdict == 0:
+        raise DealError(
+            f"no solvable {what} exists: no removal order clears these {state.tiles} cells under "
+            f"{rules!r}, whatever the types (proved by exact search); change the layout or "
+            "the rules, or use solvable=False")
+    raise DealError(
+        f"no solvable {what} found: {MAX_ATTEMPTS} random playouts of the {state.tiles} tiles "
+        f"got stuck under {rules!r} and the exact search ran out of its {EXACT_NODE_LIMIT} "
+        "nodes (a layout too tight for these rules, e.g. straight links only); change the "
+        "layout or the rules, or use solvable=False")
+
+
+def _odd_region(grid: np.ndarray, border: bool) -> Optional[Tuple[Tuple[int, int], int]]:
+    """A region of non-wall cells (4-connected; with a border the regions touching the edge are
+    one, joined by the ring) holding an odd number of tiles: ((row, col) in it, tiles), or None.
+
+    Tiles pair only inside a region, so such a layout can never be cleared. Plain Python: it
+    only runs once the random playouts have failed.
+    """
+    rows, cols = grid.shape
+    seen = np.zeros((rows, cols), dtype=bool)
+    regions = []  # (first cell, tiles, touches the edge)
+    for r0 in range(rows):
+        for c0 in range(cols):
+            if grid[r0, c0] < 0 or seen[r0, c0]:
+                continue
+            seen[r0, c0] = True
+            todo = [(r0, c0)]
+            tiles = 0
+            edge = False
+            while todo:
+                r, c = todo.pop()
+                tiles += int(grid[r, c] > 0)
+                edge = edge or r in (0, rows - 1) or c in (0, cols - 1)
+                for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                    if 0 <= rr < rows and 0 <= cc < cols and grid[rr, cc] >= 0 and not seen[rr, cc]:
+                        seen[rr, cc] = True
+                        todo.append((rr, cc))
+            regions.append(((r0, c0), tiles, edge))
+    if border:
+        outer = [reg for reg in regions if reg[2]]
+        if outer and sum(reg[1] for reg in outer) % 2:
+            return outer[0][0], sum(reg[1] for reg in outer)
+        regions = [reg for reg in regions if not reg[2]]
+    for cell, tiles, _ in regions:
+        if tiles % 2:
+            return cell, tiles
+    return None
+
+
+def _replay_order(state: GridState, current: np.ndarray,
+                  gravity: int) -> Tuple[np.ndarray, np.ndarray]:
+    """(current, start) of a removal order (padded cells in play order) on ``state`` (mutated)."""
+    origin = np.arange((state.rows + 2) * state.width, dtype=np.int64)
+    current = np.ascontiguousarray(current, dtype=np.int32).reshape(-1, 2)
+    start = np.empty_like(current)
+    for i, (pa, pb) in enumerate(current.tolist()):
+        start[i] = origin[pa], origin[pb]
+        for src, dst in state.remove_pair(pa, pb, gravity).tolist():
+            origin[dst] = origin[src]
+    return current, start
+
+
+def pair_values(values: np.ndarray, counts: np.ndarray, stream: np.ndarray) -> np.ndarray:
+    """One value per pair (counts // 2 pairs of each value), in random order."""
+    pairs = np.repeat(np.asarray(values, dtype=np.int32), np.asarray(counts) // 2)
+    pairs = np.ascontiguousarray(pairs, dtype=np.int32)
+    _deal.permute(pairs, stream)
+    return pairs
+
+
+def write_pairs(grid: np.ndarray, start: np.ndarray, width: int, values: np.ndarray) -> None:
+    """Give both starting cells of pair i the value values[i] (grid: the unpadded board)."""
+    grid[start // width - 1, start % width - 1] = values[:, None]
+
+
+def solvable_layout(layout: np.ndarray, counts: np.ndarray, rules: Rules,
+                    stream: np.ndarray) -> Tuple[np.ndarray, List[Move]]:
+    """Types for the cells > 0 of ``layout`` (walls < 0 kept) such that the board clears:
+    (the grid, compacted under gravity, and its certificate)."""
+    state = GridState(np.ascontiguousarray(layout, dtype=np.int32), rules.border)
+    if rules.gravity is not None:
+        state.compact(rules.gravity_code)
+    current, start = clear_order(state, rules, stream, "deal")
+    grid = np.array(state.grid_view())
+    values = np.arange(1, len(counts) + 1, dtype=np.int32)
+    write_pairs(grid, start, state.width, pair_values(values, counts, stream))
+    return grid, moves_of(current, state.width)
+
+
+def reshuffle_types(state: GridState, rules: Rules, *, solvable: bool = True,
+                    seed: Optional[int] = None
+                    ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, Optional[List[Move]]]:
+    """New types for the tiles of a position: what ``Board.shuffle`` applies.
+
+    Returns (cells, before, after, certificate): the padded cells of the tiles (row-major), their
+    values now and after the reshuffle (the same multiset), and the removal sequence that clears
+    the reshuffled position (None when ``solvable`` is False). Reads ``state`` only.
+    """
+    stream = rng_state(seed)
+    grid = np.array(state.grid_view())
+    occupied = grid > 0
+    width = state.width
+    rc = np.argwhere(occupied)
+    cells = cells_of(rc, width).ravel()
+    before = np.ascontiguousarray(grid[occupied], dtype=np.int32)
+    if not solvable:
+        after = before.copy()
+        _deal.permute(after, stream)
+        return cells, before, after, None
+    values, counts = np.unique(before, return_counts=True)
+    odd = counts % 2 == 1
+    if odd.any():
+        raise DealError(f"type {int(values[odd][0])} has {int(counts[odd][0])} tiles left: a board "
+                        "with an odd count of some type can never be cleared, so no solvable "
+                        "reshuffle exists (use solvable=False)")
+    placeholder = np.where(occupied, 1, grid).astype(np.int32)
+    # The position is already compacted under gravity (every removal keeps it so).
+    current, start = clear_order(GridState(placeholder, rules.border), rules, stream, "reshuffle")
+    shuffled = grid.copy()
+    write_pairs(shuffled, start, width, pair_values(values, counts, stream))
+    return cells, before, np.ascontiguousarray(shuffled[occupied]), moves_of(current, width)

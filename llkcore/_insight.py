@@ -1,0 +1,388 @@
+"""Play-time insight below the Board: can the position still be won, which move keeps it
+winnable, which moves lose it (docs/play.md).
+
+The Board's ``winnable``, ``hint(safe=True)`` and ``traps`` are thin methods over ``Insight``,
+one per Board, which calls the kernels directly (the solver's facade, solver.py, sits above the
+Board). Every answer is a proof or UNKNOWN, never a guess:
+
+- SOLVABLE comes with a certificate, a removal sequence that clears the position (padded cells).
+  It is found, cheapest first, by replaying a certificate already known (the deal's, or the last
+  one found: after the moves played since, what is left of it often still clears the position),
+  by uniformly random playouts (with gravity only, where the exact search is weak), and by the
+  exact search.
+- UNSOLVABLE comes from the exact search (or from every move of a position leading to a lost
+  one).
+
+Without gravity removing tiles only empties cells, so every move of a certificate still links
+once other tiles are gone: the pairs a certificate removes are safe moves right now, and a
+certificate stays valid, minus the pairs already played, when the player removes some of its
+pairs in another order. That makes most safe-move questions free of search.
+
+Decided positions are cached by position (a hash of the rules, the shape and the grid), so a
+question about a position asked again after undo/redo costs a hash. The cache is bounded in
+entries and bytes, oldest out first.
+"""
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections import OrderedDict, deque
+from typing import Iterable, List, NamedTuple, Optional, Tuple
+
+import numpy as np
+
+from ._core import pairs as _pairs
+from ._core import playouts as _playouts
+from ._core import solve as _solve
+from ._core.state import GridState
+from ._deals import rng_state
+from .coords import Move, Point
+from .rules import Rules
+from .verdict import VERDICT_OF_STATUS, Verdict
+
+#: Cap of one Board's cache of decided positions: entries, and bytes of the certificates kept.
+CACHE_ENTRIES = 4096
+CACHE_BYTES = 4 << 20
+#: Certificates found lately that a new position tries to reuse (most recent first).
+RECENT = 4
+#: Uniformly random playouts tried (under gravity) before the exact search, and the share of a
+#: time budget they may use.
+PROBE_PLAYOUTS = 64
+PROBE_SHARE = 0.25
+#: Moves ahead of the certificate's first move in hint order that a safe hint tries to prove
+#: safe (each a search of its own) before it settles for the certificate's move.
+HINT_TRIES = 8
+
+_EXACT = _solve.STRATEGIES.index("exact")
+_NO_CERTIFICATE = np.empty((0, 2), dtype=np.int32)
+
+
+class Hint(tuple):
+    """A suggested move ``((r1, c1), (r2, c2))`` (a tuple: it unpacks and compares like the
+    plain hint) that says whether it is proved safe: what ``Board.hint(safe=True)`` returns.
+
+    ``verdict``: SOLVABLE when the position after the move is proved winnable (the move is
+    safe); otherwise no move could be proved safe and this is the plain hint, with the verdict
+    on the position before it: UNSOLVABLE (the game is already lost: no move can keep it
+    winnable) or UNKNOWN (not decided within the time limit). ``safe`` is True iff SOLVABLE.
+    """
+
+    verdict: Verdict
+
+    def __new__(cls, a: Point, b: Point, verdict: Verdict) -> "Hint":
+        self = super().__new__(cls, (a, b))
+        self.verdict = Verdict(verdict)
+        return self
+
+    @property
+    def safe(self) -> bool:
+        return self.verdict == Verdict.SOLVABLE
+
+    def __repr__(self) -> str:
+        return f"Hint({self[0]}, {self[1]}, verdict={self.verdict.name})"
+
+    def __reduce__(self):
+        return (Hint, (self[0], self[1], self.verdict))
+
+
+class Traps(list):
+    """The removable pairs that lose the game: after each, the position is proved lost, while
+    it is not lost now (``verdict`` SOLVABLE; or UNKNOWN: then they are moves proved to lose,
+    and whether the position can still be won is not known). Sorted like ``Board.moves()``.
+    What ``Board.traps()`` returns.
+
+    ``verdict``: the verdict on the position now (UNSOLVABLE: already lost, so no move is a
+    trap and the list is empty). ``safe``: the moves proved to keep it winnable. ``undecided``:
+    the moves whose outcome was not decided within the time limit (neither list holds them).
+    """
+
+    verdict: Verdict
+    safe: List[Move]
+    undecided: List[Move]
+
+    def __init__(self, traps: Iterable[Move] = (), *, verdict: Verdict = Verdict.UNKNOWN,
+                 safe: Iterable[Move] = (), undecided: Iterable[Move] = ()) -> None:
+        super().__init__(traps)
+        self.verdict = Verdict(verdict)
+        self.safe = list(safe)
+        self.undecided = list(undecided)
+
+    def __repr__(self) -> str:
+        return (f"Traps({list.__repr__(self)}, verdict={self.verdict.name}, "
+                f"safe={len(self.safe)}, undecided={len(self.undecided)})")
+
+    def __reduce__(self):
+        return (_traps, (list(self), self.verdict, self.safe, self.undecided))
+
+
+def _traps(traps, verdict, safe, undecided) -> Traps:
+    return Traps(traps, verdict=verdict, safe=safe, undecided=undecided)
+
+
+class Budget(NamedTuple):
+    """How long one decision may search: seconds (wall clock) and nodes, None for no limit.
+
+    A node budget alone gives answers that do not depend on the machine (ratings use that)."""
+
+    seconds: Optional[float] = None
+    nodes: Optional[int] = None
+
+    def covers(self, other: "Budget") -> bool:
+        """At least as generous as ``other`` in both limits (None is unlimited)."""
+        return all(mine is None or (theirs is not None and theirs <= mine)
+                   for mine, theirs in zip(self, other))
+
+
+class Decision(NamedTuple):
+    verdict: Verdict
+    #: When SOLVABLE: a (k, 2) int32 array of padded cells that clears the position, in order.
+    certificate: Optional[np.ndarray] = None
+
+
+class Insight:
+    """One Board's solver-backed answers and their cache (safe to share between threads)."""
+
+    __slots__ = ("_entries", "_bytes", "_lock", "_recent")
+
+    def __init__(self) -> None:
+        # key -> (Decision, the Budget an UNKNOWN was found with, or None when decided)
+        self._entries: "OrderedDict[bytes, Tuple[Decision, Optional[Budget]]]" = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        # The last certificates found: what is left of one may clear the next positions too.
+        self._recent: "deque[np.ndarray]" = deque(maxlen=RECENT)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    # ---- the cache ----------------------------------------------------------------------------
+
+    def _lookup(self, key: bytes, budget: Budget) -> Optional[Decision]:
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None:
+                return None
+            decision, tried = entry
+            if tried is not None and not tried.covers(budget):
+                return None     # an UNKNOWN found with less time than we have now: try again
+            self._entries.move_to_end(key)
+            return decision
+
+    def _store(self, key: bytes, decision: Decision, budget: Budget) -> None:
+        size = 0 if decision.certificate is None else decision.certificate.nbytes
+        with self._lock:
+            old = self._entries.pop(key, None)
+            if old is not None and old[0].certificate is not None:
+                self._bytes -= old[0].certificate.nbytes
+            tried = budget if decision.verdict == Verdict.UNKNOWN else None
+            self._entries[key] = (decision, tried)
+            self._bytes += size
+            while len(self._entries) > CACHE_ENTRIES or self._bytes > CACHE_BYTES:
+                _, (dropped, _) = self._entries.popitem(last=False)
+                if dropped.certificate is not None:
+                    self._bytes -= dropped.certificate.nbytes
+            if decision.verdict == Verdict.SOLVABLE and len(decision.certificate):
+                self._recent.append(decision.certificate)
+
+    # ---- deciding one position ----------------------------------------------------------------
+
+    def decide(self, state: GridState, rules: Rules, budget: Budget,
+               known: Iterable[np.ndarray] = ()) -> Decision:
+        """The verdict on the position of ``state`` (read only), with a certificate when
+        SOLVABLE. ``known``: certificates (padded cells) of earlier positions worth trying."""
+        key = position_key(state, rules)
+        found = self._lookup(key, budget)
+        if found is not None:
+            return found
+        with self._lock:
+            candidates = list(known) + list(reversed(self._recent))
+        certificate = reuse(state, rules, candidates)
+        decision = (Decision(Verdict.SOLVABLE, certificate) if certificate is not None
+                    else search(state, rules, budget))
+        self._store(key, decision, budget)
+        return decision
+
+    def decide_after(self, state: GridState, rules: Rules, move: np.ndarray, budget: Budget,
+                     known: Iterable[np.ndarray] = ()) -> Decision:
+        """The verdict on the position after the removal ``move`` (padded cells) from
+        ``state`` (not changed)."""
+        return self.decide(after(state, move, rules), rules, budget, known)
+
+    # ---- safe hints and traps -----------------------------------------------------------------
+
+    def safe_hint(self, state: GridState, rules: Rules, seconds: Optional[float],
+                  known: Iterable[np.ndarray] = ()) -> Optional[Tuple[np.ndarray, Verdict]]:
+        """(move, verdict): a move that keeps the position winnable, verdict SOLVABLE; or,
+        when none could be proved safe, the plain hint with the position's verdict (UNSOLVABLE:
+        no move can; UNKNOWN: not decided in time). None when no pair can be removed.
+
+        Among the moves proved safe it prefers the hint order (fewest turns, shortest path,
+        smallest pair), looking at up to HINT_TRIES moves ahead of the certificate's first."""
+        order = _pairs.hint_order(state, rules.max_turns)
+        if len(order) == 0:
+            return None
+        clock = _Clock(seconds)
+        known = list(known)
+        root = self.decide(state, rules, clock.budget(), known)
+        if root.verdict == Verdict.UNSOLVABLE:
+            return order[0], Verdict.UNSOLVABLE
+        if root.verdict == Verdict.SOLVABLE:
+            first = tuple(root.certificate[0])
+            safe_pairs = certificate_pairs(root.certificate) if rules.gravity is None else set()
+        else:
+            first, safe_pairs = None, set()
+        tries = 0
+        for i, move in enumerate(order):
+            pair = (int(move[0]), int(move[1]))
+            if pair == first or pair in safe_pairs:
+                return move, Verdict.SOLVABLE
+            if tries >= HINT_TRIES or clock.spent():
+                continue
+            tries += 1
+            child = self.decide_after(state, rules, move, clock.budget(HINT_TRIES - tries + 1),
+                                      known + ([root.certificate] if first else []))
+            if child.verdict == Verdict.SOLVABLE:
+                return move, Verdict.SOLVABLE
+        return order[0], root.verdict
+
+    def classify(self, state: GridState, rules: Rules, budget: Budget,
+                 known: Iterable[np.ndarray] = (), per_move: bool = False
+                 ) -> Tuple[Verdict, np.ndarray, np.ndarray]:
+        """(the position's verdict, every removable pair (k, 2) padded cells sorted, the
+        verdict on the position after each (int8 Verdict values)).
+
+        ``budget``: for the whole call, or per decision with ``per_move``. When the position is
+        UNSOLVABLE every move leads to a lost position and none is searched."""
+        moves = _pairs.moves_cells(state, rules.max_turns)
+        after_each = np.full(len(moves), int(Verdict.UNKNOWN), dtype=np.int8)
+        clock = _Clock(budget.seconds)
+        share = (lambda left: Budget(clock.budget(left).seconds, budget.nodes)) if not per_move \
+            else (lambda left: budget)
+        known = list(known)
+        root = self.decide(state, rules, share(len(moves) + 1), known)
+        if root.verdict == Verdict.UNSOLVABLE:
+            after_each[:] = int(Verdict.UNSOLVABLE)
+            return root.verdict, moves, after_each
+        # Without gravity a pair some clearing sequence removes is a safe move: the root's
+        # certificate, and a sibling's certificate for moves disjoint from that sibling.
+        gravity = rules.gravity is not None
+        root_pairs = set() if gravity or root.certificate is None else certificate_pairs(root.certificate)
+        siblings: List[Tuple[Tuple[int, int], set]] = []
+        if root.certificate is not None:
+            known.append(root.certificate)
+        for i, move in enumerate(moves):
+            pair = (int(move[0]), int(move[1]))
+            if pair in root_pairs or any(pair in cert and not set(pair) & set(m)
+                                         for m, cert in siblings):
+                after_each[i] = int(Verdict.SOLVABLE)
+                continue
+            if not per_move and clock.spent():
+                continue
+            child = self.decide_after(state, rules, move, share(len(moves) - i), known)
+            after_each[i] = int(child.verdict)
+            if child.verdict == Verdict.SOLVABLE and not gravity:
+                siblings.append((pair, certificate_pairs(child.certificate)))
+        verdict = root.verdict
+        if verdict == Verdict.UNKNOWN:
+            if (after_each == int(Verdict.SOLVABLE)).any():
+                verdict = Verdict.SOLVABLE
+            elif (after_each == int(Verdict.UNSOLVABLE)).all():
+                verdict = Verdict.UNSOLVABLE    # (tiles left and no move at all: stuck)
+        return verdict, moves, after_each
+
+
+# ---- helpers ------------------------------------------------------------------------------------
+
+class _Clock:
+    """A time budget shared by several decisions made one after another."""
+
+    def __init__(self, seconds: Optional[float]) -> None:
+        self.seconds = seconds
+        self.start = time.perf_counter()
+
+    def left(self) -> Optional[float]:
+        if self.seconds is None:
+            return None
+        return max(0.0, self.seconds - (time.perf_counter() - self.start))
+
+    def spent(self) -> bool:
+        left = self.left()
+        return left is not None and left <= 0.0
+
+    def budget(self, ways: int = 1) -> Budget:
+        """An even share of the time left among ``ways`` decisions still to make."""
+        left = self.left()
+        return Budget(None if left is None else left / max(1, ways))
+
+
+def position_key(state: GridState, rules: Rules) -> bytes:
+    """The cache key of a position: a 128-bit hash of the rules, the shape and the cells."""
+    h = hashlib.blake2b(digest_size=16)
+    h.update(f"{rules.max_turns},{rules.border},{rules.gravity},{state.rows},{state.cols};".encode())
+    h.update(np.ascontiguousarray(state.grid_view()).tobytes())
+    return h.digest()
+
+
+def certificate_pairs(certificate: np.ndarray) -> set:
+    return {(int(a), int(b)) for a, b in certificate.tolist()}
+
+
+def after(state: GridState, move: np.ndarray, rules: Rules) -> GridState:
+    """A copy of ``state`` with the removal ``move`` (padded cells, legal) made."""
+    child = state.copy()
+    child.remove_pair(int(move[0]), int(move[1]), rules.gravity_code)
+    return child
+
+
+def reuse(state: GridState, rules: Rules, candidates: Iterable[np.ndarray]) -> Optional[np.ndarray]:
+    """What is left of one of the ``candidates`` (certificates of earlier positions) that clears
+    this position, or None. Proved by replaying it on a copy.
+
+    Without gravity: the candidate's pairs whose two cells still hold tiles, in order (a removal
+    only empties cells, so they link at least as well as before). With gravity tiles move, so
+    only a suffix can still apply: the last tiles / 2 moves (when the moves played since were
+    the candidate's first ones)."""
+    need = state.tiles // 2
+    if need == 0:
+        return _NO_CERTIFICATE
+    grid = None
+    for cert in candidates:
+        if cert is None or len(cert) < need:
+            continue
+        if rules.gravity is None:
+            if grid is None:
+                grid = np.array(state.grid_view())
+            width = state.width
+            rows, cols = cert // width - 1, cert % width - 1
+            left = cert[(grid[rows, cols] > 0).all(axis=1)]
+        else:
+            left = cert[len(cert) - need:]
+        if len(left) != need:
+            continue
+        trial = state.copy()
+        if _playouts.replay(trial, left, rules.max_turns, rules.gravity_code) == need:
+            return np.ascontiguousarray(left, dtype=np.int32)
+    return None
+
+
+def search(state: GridState, rules: Rules, budget: Budget) -> Decision:
+    """Decide the position by search: random playouts first under gravity, then the exact
+    solver, within ``budget``."""
+    if state.tiles == 0:
+        return Decision(Verdict.SOLVABLE, _NO_CERTIFICATE)
+    start = time.perf_counter()
+    if rules.gravity is not None:
+        probe_seconds = -1.0 if budget.seconds is None else budget.seconds * PROBE_SHARE
+        _, cleared = _playouts.random_playouts(state.copy(), rules.max_turns, rules.gravity_code,
+                                               PROBE_PLAYOUTS, rng_state(0), probe_seconds, True)
+        if cleared is not None:
+            return Decision(Verdict.SOLVABLE, cleared)
+    seconds = -1.0
+    if budget.seconds is not None:
+        seconds = max(0.0, budget.seconds - (time.perf_counter() - start))
+    nodes = -1 if budget.nodes is None else budget.nodes
+    status, cells, _ = _solve.solve_state(state.copy(), _EXACT, rules.max_turns,
+                                          rules.gravity_code, nodes, seconds)
+    verdict = VERDICT_OF_STATUS[status]
+    return Decision(verdict, cells if verdict == Verdict.SOLVABLE else None)

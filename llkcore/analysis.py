@@ -1,0 +1,270 @@
+"""Analysis: the per-board results of a batch run, their summary and their export.
+
+``llk.analyze`` (batch.py) and ``llkcore.dask.analyze`` both return one; it holds numpy arrays
+in input order plus the parameters of the run, so a saved result says how to reproduce it.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence
+
+import numpy as np
+
+from .coords import Move
+from .rules import Rules
+from .solver import Verdict
+
+#: Names of the per-board fields, in record order.
+FIELDS = ("verdict", "initial_moves", "solution_length", "nodes", "seconds")
+DTYPES = {"verdict": np.int8, "initial_moves": np.int32, "solution_length": np.int32,
+           "nodes": np.int64, "seconds": np.float64}
+#: Per-board difficulty columns (``analyze(..., rate=True)``; llkcore.difficulty): the score, the
+#: random-clear rate, the trap rate (NaN where the careful game met no winnable position) and the
+#: branching.
+RATING_FIELDS = ("score", "clear_rate", "trap_rate", "branching")
+_VERDICT_NAMES = {int(v): v.name.lower() for v in Verdict}
+_QUANTILES = (("median", 50.0), ("p90", 90.0), ("p99", 99.0))
+class Summary(dict):
+    """The summary of an Analysis: a plain dict (JSON-serialisable) that prints as a table.
+
+    Keys: ``boards``; ``verdicts`` -> {name: {"count", "fraction"}}; ``initial_moves``,
+    ``solution_length`` (solvable boards only), ``nodes``, ``seconds`` -> {"mean", "median",
+    "p90", "p99", "max"} (None when there is no board); ``total_seconds`` (sum of per-board
+    solve times), ``wall_seconds``, ``boards_per_second``, ``workers``, ``strategy``; with
+    ratings also ``score``, ``clear_rate``, ``trap_rate``, ``branching`` (the same statistics).
+    """
+
+    def __str__(self) -> str:
+        return _format_summary(self)
+
+
+class Analysis:
+    """Per-board results of ``analyze``, one entry per input board, in input order.
+
+    Arrays: ``verdict`` (int8, ``llk.Verdict`` values), ``initial_moves`` (int32, removable pairs
+    at the start), ``solution_length`` (int32, removals in the solution, -1 when none was found),
+    ``nodes`` (int64, search nodes), ``seconds`` (float64, solve time). ``moves`` is a list of
+    solutions (None where not solvable) when ``keep_moves=True`` was asked, else None.
+    ``ratings``: with ``rate=True``, a dict of float64 arrays, one per RATING_FIELDS name
+    (``llk.rate`` of each board with its defaults), else None.
+
+    Also: ``strategy``, ``rules`` (as passed to analyze; None means the default rules, or each
+    Board's own), ``node_limit``, ``time_limit``, ``workers`` (threads; for Dask the cluster's
+    threads) and ``wall_seconds`` (the whole run).
+    """
+
+    def __init__(self, verdict: Any, initial_moves: Any, solution_length: Any, nodes: Any,
+                 seconds: Any, moves: Optional[List[Optional[List[Move]]]] = None, *,
+                 strategy: str = "exact", rules: Optional[Rules] = None,
+                 node_limit: Optional[int] = None, time_limit: Optional[float] = None,
+                 workers: Optional[int] = None, wall_seconds: Optional[float] = None,
+                 ratings: Optional[Dict[str, Any]] = None) -> None:
+        columns = dict(zip(FIELDS, (verdict, initial_moves, solution_length, nodes, seconds)))
+        n = None
+        for name, values in columns.items():
+            arr = np.ascontiguousarray(values, dtype=DTYPES[name])
+            if arr.ndim != 1:
+                raise ValueError(f"Analysis.{name} must be 1-D, got shape {arr.shape}")
+            if n is not None and arr.shape[0] != n:
+                raise ValueError(f"Analysis.{name} has {arr.shape[0]} entries, expected {n}")
+            n = arr.shape[0]
+            setattr(self, name, arr)
+        if moves is not None and len(moves) != n:
+            raise ValueError(f"Analysis.moves has {len(moves)} entries, expected {n}")
+        self.moves: Optional[List[Optional[List[Move]]]] = None if moves is None else list(moves)
+        self.ratings: Optional[Dict[str, np.ndarray]] = None
+        if ratings is not None:
+            self.ratings = {name: np.ascontiguousarray(ratings[name], dtype=np.float64)
+                            for name in RATING_FIELDS}
+            if any(arr.shape != (n,) for arr in self.ratings.values()):
+                raise ValueError(f"Analysis.ratings must hold {n} entries per field")
+        self.strategy = strategy
+        self.rules = rules
+        self.node_limit = node_limit
+        self.time_limit = time_limit
+        self.workers = workers
+        self.wall_seconds = wall_seconds
+
+    # Attributes set in __init__; declared for type checkers.
+    verdict: np.ndarray
+    initial_moves: np.ndarray
+    solution_length: np.ndarray
+    nodes: np.ndarray
+    seconds: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.verdict.shape[0])
+
+    def __repr__(self) -> str:
+        counts = {name: int(np.count_nonzero(self.verdict == v)) for v, name in _VERDICT_NAMES.items()}
+        wall = "" if self.wall_seconds is None else f"; {self.wall_seconds:.3g} s"
+        return (f"Analysis({len(self)} boards: {counts['solvable']} solvable, "
+                f"{counts['unsolvable']} unsolvable, {counts['unknown']} unknown{wall})")
+
+    def __str__(self) -> str:
+        return str(self.summary())
+
+    @property
+    def boards_per_second(self) -> Optional[float]:
+        if not self.wall_seconds or self.wall_seconds <= 0:
+            return None
+        return len(self) / self.wall_seconds
+
+    def summary(self) -> Summary:
+        """Counts and fractions per verdict; mean, quantiles and max of the numeric fields."""
+        n = len(self)
+        verdicts = {}
+        for value, name in sorted(_VERDICT_NAMES.items(), reverse=True):
+            count = int(np.count_nonzero(self.verdict == value))
+            verdicts[name] = {"count": count, "fraction": count / n if n else None}
+        solved = self.verdict == int(Verdict.SOLVABLE)
+        extra = {} if self.ratings is None else {
+            name: _stats(values[~np.isnan(values)]) for name, values in self.ratings.items()}
+        return Summary(
+            **extra,
+            boards=n,
+            verdicts=verdicts,
+            initial_moves=_stats(self.initial_moves),
+            solution_length=_stats(self.solution_length[solved]),
+            nodes=_stats(self.nodes),
+            seconds=_stats(self.seconds),
+            total_seconds=float(self.seconds.sum()),
+            wall_seconds=self.wall_seconds,
+            boards_per_second=self.boards_per_second,
+            workers=self.workers,
+            strategy=self.strategy,
+        )
+
+    def to_records(self) -> List[Dict[str, Any]]:
+        """One dict per board (``pandas.DataFrame(analysis.to_records())`` works).
+
+        Keys: index, verdict (its name: "solvable", "unsolvable", "unknown"), initial_moves,
+        solution_length, nodes, seconds, and moves when they were kept.
+        """
+        columns = [self.verdict.tolist(), self.initial_moves.tolist(),
+                   self.solution_length.tolist(), self.nodes.tolist(), self.seconds.tolist()]
+        records = []
+        for i, (v, im, sl, nd, sec) in enumerate(zip(*columns)):
+            rec = {"index": i, "verdict": _VERDICT_NAMES[v], "initial_moves": im,
+                   "solution_length": sl, "nodes": nd, "seconds": sec}
+            if self.moves is not None:
+                rec["moves"] = self.moves[i]
+            if self.ratings is not None:
+                rec.update({name: _float_or_none(values[i]) for name, values in self.ratings.items()})
+            records.append(rec)
+        return records
+
+    def to_dict(self) -> Dict[str, Any]:
+        """JSON-serialisable: the parameters, the summary and the per-board arrays as lists."""
+        rules = None if self.rules is None else {
+            "max_turns": self.rules.max_turns, "border": self.rules.border,
+            "gravity": self.rules.gravity}
+        boards: Dict[str, Any] = {name: getattr(self, name).tolist() for name in FIELDS}
+        boards["verdict_name"] = [_VERDICT_NAMES[v] for v in boards["verdict"]]
+        if self.ratings is not None:
+            boards.update({name: [_float_or_none(v) for v in values]
+                           for name, values in self.ratings.items()})
+        if self.moves is not None:
+            boards["moves"] = [None if m is None else [[a[0], a[1], b[0], b[1]] for a, b in m]
+                               for m in self.moves]
+        return {
+            "parameters": {"strategy": self.strategy, "rules": rules, "node_limit": self.node_limit,
+                           "time_limit": self.time_limit, "workers": self.workers},
+            "summary": dict(self.summary()),
+            "boards": boards,
+        }
+
+    def same_results(self, other: "Analysis") -> bool:
+        """True iff both hold the same boards' results: every field but the timings (and the
+        moves, when both kept them) is equal."""
+        if len(self) != len(other):
+            return False
+        for name in ("verdict", "initial_moves", "solution_length", "nodes"):
+            if not np.array_equal(getattr(self, name), getattr(other, name)):
+                return False
+        if self.ratings is not None and other.ratings is not None:
+            if not all(np.array_equal(self.ratings[name], other.ratings[name], equal_nan=True)
+                       for name in RATING_FIELDS):
+                return False
+        if self.moves is not None and other.moves is not None:
+            return _normal_moves(self.moves) == _normal_moves(other.moves)
+        return True
+
+    @classmethod
+    def concat(cls, parts: Sequence["Analysis"], *, workers: Optional[int] = None,
+               wall_seconds: Optional[float] = None) -> "Analysis":
+        """One Analysis of several, in the given order (moves kept only if every part kept them).
+
+        The parameters (strategy, rules, limits) are taken from the first part.
+        """
+        parts = list(parts)
+        if not parts:
+            return cls(*[np.empty(0, DTYPES[name]) for name in FIELDS],
+                       workers=workers, wall_seconds=wall_seconds)
+        keep = all(p.moves is not None for p in parts)
+        moves = [m for p in parts for m in p.moves] if keep else None  # type: ignore[union-attr]
+        rated = all(p.ratings is not None for p in parts)
+        ratings = {name: np.concatenate([p.ratings[name] for p in parts])  # type: ignore[index]
+                   for name in RATING_FIELDS} if rated else None
+        first = parts[0]
+        return cls(*[np.concatenate([getattr(p, name) for p in parts]) for name in FIELDS],
+                   moves, strategy=first.strategy, rules=first.rules,
+                   node_limit=first.node_limit, time_limit=first.time_limit,
+                   workers=workers, wall_seconds=wall_seconds, ratings=ratings)
+
+
+def _normal_moves(moves: List[Optional[List[Move]]]) -> list:
+    return [None if m is None else [tuple(map(tuple, pair)) for pair in m] for m in moves]
+
+
+def _float_or_none(value: float) -> Optional[float]:
+    return None if np.isnan(value) else float(value)
+
+
+def _stats(values: np.ndarray) -> Dict[str, Optional[float]]:
+    if values.size == 0:
+        return {"mean": None, "median": None, "p90": None, "p99": None, "max": None}
+    as_float = values.astype(np.float64)
+    out: Dict[str, Optional[float]] = {"mean": float(as_float.mean())}
+    for name, q in _QUANTILES:
+        out[name] = float(np.percentile(as_float, q))
+    out["max"] = float(as_float.max())
+    return out
+
+
+def _fmt_number(value: Optional[float], scale: float = 1.0) -> str:
+    if value is None:
+        return "-"
+    v = value * scale
+    if v == int(v) and abs(v) < 1e15:
+        return f"{int(v)}"
+    if abs(v) >= 100:
+        return f"{v:.0f}"
+    return f"{v:.1f}" if abs(v) >= 1 else f"{v:.3f}"
+
+
+def _format_summary(s: Dict[str, Any]) -> str:
+    n = s["boards"]
+    head = f"{n} board{'s' if n != 1 else ''}, strategy {s.get('strategy')!r}"
+    if s.get("workers"):
+        head += f", {s['workers']} worker{'s' if s['workers'] != 1 else ''}"
+    if s.get("wall_seconds") is not None:
+        head += f", {s['wall_seconds']:.2f} s wall"
+    if s.get("boards_per_second"):
+        head += f" ({s['boards_per_second']:.1f} boards/s)"
+    lines = [head, ""]
+    lines.append(f"{'verdict':<12}{'count':>8}{'fraction':>10}")
+    for name, v in s["verdicts"].items():
+        frac = "-" if v["fraction"] is None else f"{100 * v['fraction']:.1f}%"
+        lines.append(f"{name:<12}{v['count']:>8}{frac:>10}")
+    lines.append("")
+    cols = ("mean", "median", "p90", "p99", "max")
+    lines.append(f"{'':<18}" + "".join(f"{c:>10}" for c in cols))
+    rows = (("initial moves", "initial_moves", 1.0), ("solution length", "solution_length", 1.0),
+            ("nodes", "nodes", 1.0), ("seconds (ms)", "seconds", 1000.0))
+    if "score" in s:
+        rows += (("difficulty score", "score", 1.0), ("random-clear rate", "clear_rate", 1.0),
+                 ("trap rate", "trap_rate", 1.0), ("branching", "branching", 1.0))
+    for label, key, scale in rows:
+        stats = s[key]
+        lines.append(f"{label:<18}" + "".join(f"{_fmt_number(stats[c], scale):>10}" for c in cols))
+    return "\n".join(lines)

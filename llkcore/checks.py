@@ -1,0 +1,116 @@
+"""Checks on the values users pass in: the one place each kind of argument is validated.
+
+Every public function checks its arguments here (boards are checked by the compiled reader,
+``_core/reader.pyx``), so the same argument gets the same error and message everywhere. The
+kernels trust what they are given. docs/architecture.md ("Input checks") lists what each call
+checks.
+"""
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Sequence
+from typing import Any, Optional, Tuple, Type
+
+import numpy as np
+
+from .errors import CoordinateError
+
+INT32_MAX = 2**31 - 1
+
+
+def integer(value: Any, name: str, *, low: Optional[int] = None, high: Optional[int] = None,
+            error: Type[Exception] = TypeError) -> int:
+    """``value`` as an int (anything with ``__index__``, never a bool), within [low, high].
+
+    A value of the wrong type raises ``error`` (TypeError unless told otherwise); one out of
+    range raises ValueError (or ``error`` when it is a CoordinateError). Both name ``name``.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        raise error(f"{name} must be an int, got bool")
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise error(f"{name} must be an int, got {type(value).__name__}") from None
+    out_of_range = CoordinateError if error is CoordinateError else ValueError
+    if low is not None and v < low:
+        raise out_of_range(f"{name} must be >= {low}, got {v}")
+    if high is not None and v > high:
+        raise out_of_range(f"{name} must be <= {high}, got {v}")
+    return int(v)
+
+
+def optional_integer(value: Any, name: str, *, low: Optional[int] = None,
+                     high: Optional[int] = None) -> Optional[int]:
+    return None if value is None else integer(value, name, low=low, high=high)
+
+
+def seconds(value: Any, name: str, *, positive: bool = False) -> Optional[float]:
+    """A number of seconds or None (no limit): a real number, not NaN, >= 0 (> 0 when
+    ``positive``); infinity means no limit (None)."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number of seconds or None, got {type(value).__name__}")
+    v = float(value)
+    if math.isnan(v) or v < 0 or (positive and v == 0):
+        raise ValueError(f"{name} must be {'a positive' if positive else 'a non-negative'} "
+                         f"number of seconds, got {value!r}")
+    return None if math.isinf(v) else v
+
+
+def flag(value: Any, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a bool, got {type(value).__name__}")
+    return bool(value)
+
+
+def choice(value: Any, name: str, options: Sequence[Any]) -> Any:
+    """One of ``options`` (strings compared exactly; anything else is a TypeError)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, one of {tuple(options)}, got {type(value).__name__}")
+    if value not in options:
+        raise ValueError(f"unknown {name} {value!r}; choose one of {tuple(options)}")
+    return value
+
+
+def text(value: Any, name: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, got {type(value).__name__}")
+    return value
+
+
+def point(p: Any, rows: int, cols: int) -> Tuple[int, int]:
+    """A (row, col) pair of ints on a rows x cols board, else CoordinateError.
+
+    A point is a tuple, list, 1-D array or other sequence of two ints; a dict, set or string is
+    not (their order is not a (row, col) order).
+    """
+    if type(p) is tuple and len(p) == 2:
+        r, c = p
+    elif isinstance(p, (str, bytes, dict, set, frozenset)) or not (
+            isinstance(p, (Sequence, np.ndarray))):
+        raise CoordinateError(f"a point must be a (row, col) pair, got {p!r}")
+    else:
+        if isinstance(p, np.ndarray) and p.ndim != 1:
+            raise CoordinateError(f"a point must be a (row, col) pair, got an array of shape {p.shape}")
+        if len(p) != 2:
+            raise CoordinateError(f"a point must be a (row, col) pair, got {p!r}")
+        r, c = p
+    if type(r) is not int:
+        r = integer(r, "row", error=CoordinateError)
+    if type(c) is not int:
+        c = integer(c, "col", error=CoordinateError)
+    if not (0 <= r < rows and 0 <= c < cols):
+        raise CoordinateError(f"point {(r, c)} is off the {rows}x{cols} board")
+    return r, c
+
+
+def room(needed: Tuple[int, int], available: Tuple[int, int], what: str, advice: str = "") -> None:
+    """ValueError unless a screen of ``available`` (lines, columns) can show ``what``, which
+    needs ``needed`` (lines, columns); the message says both sizes and ``advice``."""
+    (need_lines, need_columns), (lines, columns) = needed, available
+    if lines < need_lines or columns < need_columns:
+        raise ValueError(f"terminal too small: {what} needs {need_columns} columns x "
+                         f"{need_lines} lines, this terminal has {columns} x {lines}"
+                         + (f"; {advice}" if advice else ""))

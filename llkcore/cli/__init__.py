@@ -1,0 +1,76 @@
+"""The ``llk`` command (also ``python -m llkcore``), one module per command:
+
+    llk analyze --size kshisen --count 1000   seeded deals, solved on every core, summary table
+    llk generate 8x18 --seed 1 -o board.txt   a deal (8 rows, 18 columns), as text, .json or .npy
+    llk solve board.txt --svg solution.svg    verdict, nodes, time and the moves
+    llk moves board.txt                       every removable pair
+    llk render board.txt -o board.svg         a picture (SVG, or text on the terminal)
+    llk play 8x18 --difficulty hard           play a deal in the terminal (curses)
+
+Sizes are ROWSxCOLS, rows first, or KShisen's names (``kshisen-18x8``: 18 wide, 8 high); see
+``options.py``. Exit codes: 0 done; 1 the question has a negative answer (``render --path`` on
+tiles that do not link); 2 bad input (malformed file, bad option value), as one line on stderr,
+never a traceback; 130 interrupted.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from typing import Optional, Sequence
+
+from .. import __version__
+from ..deals import Deals, deal_seed
+from ..errors import BoardError, CoordinateError, DealError, IllegalMove
+from . import analyze, generate, moves, play, render, solve
+from .options import Parser, UsageError
+
+PROG = "llk"
+#: The commands, in the order ``llk -h`` lists them; each module has register(sub) and run(args).
+COMMANDS = (analyze, generate, solve, moves, render, play)
+
+__all__ = ["COMMANDS", "Deals", "PROG", "UsageError", "build_parser", "deal_seed", "main"]
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog=PROG, description="Solve, analyse, generate and draw 连连看 "
+                    "(Link-up / Onet / Shisen-Sho) boards.",
+                    epilog="Board files: the text grid (whitespace-separated ints, '.' empty, "
+                           "'#' wall), .json (a saved game as llk generate and board.to_json() write "
+                           "it, or a plain grid) or .npy. "
+                           "Sizes: ROWSxCOLS, rows first (8x18 = 8 rows, 18 columns), or "
+                           "kshisen-WxH as KShisen names its sizes.")
+    parser.add_argument("--version", action="version", version=f"llkcore {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for command in COMMANDS:
+        command.register(sub)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the ``llk`` command; returns the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0) if not isinstance(exc.code, str) else 2
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    prog = f"{PROG} {args.command}"
+    try:
+        return args.func(args)
+    except UsageError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 2
+    except (BoardError, IllegalMove, CoordinateError, DealError) as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (llk moves board.txt | head): not an error. Point stdout at
+        # devnull so the interpreter's final flush does not complain.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0

@@ -1,0 +1,178 @@
+"""Board files of the ``llk`` command: reading them safely, writing them atomically.
+
+Formats: the text grid (any extension but .json and .npy on input; .txt or none on output),
+``.json`` (written as a saved game, ``board.to_json()``, see saving.py; read as that, or as a
+plain grid or ``{"grid": ..., "rules": ...}``) and ``.npy`` (a 2-D integer array). A
+hostile file gets one line and exit code 2: sizes, the .npy header (checked before anything is
+allocated), the JSON nesting depth and integer sizes are all bounded. Every file written goes to
+a temporary file in the same folder and is renamed over the target only once complete, so a
+failed write never destroys the file that was there.
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+import tempfile
+from typing import Any, Optional
+
+import numpy as np
+
+from .._core.state import MAX_SIDE
+from .. import saving
+from ..board import Board, parse_text
+from ..errors import BoardError
+from ..rules import Rules
+from .options import UsageError
+
+#: Largest board file read: a MAX_SIDE x MAX_SIDE grid of int32 values in text or JSON.
+MAX_FILE_BYTES = 64 << 20
+#: Board file extensions the command writes.
+BOARD_EXTENSIONS = (".txt", ".json", ".npy", "")
+
+
+def rules_from_json(obj: Any, path: str) -> Optional[Rules]:
+    if obj is None:
+        return None
+    try:
+        return Rules.from_dict(obj)
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"{path}: bad rules: {exc}") from None
+
+
+def read_npy(path: str) -> np.ndarray:
+    """A 2-D integer array from a .npy file whose header is checked before any allocation."""
+    fmt = np.lib.format
+    with open(path, "rb") as fh:
+        try:
+            version = fmt.read_magic(fh)
+            header = (fmt.read_array_header_1_0 if version == (1, 0)
+                      else fmt.read_array_header_2_0)
+            shape, _, dtype = header(fh)
+        except (ValueError, EOFError, OSError) as exc:
+            raise UsageError(f"{path}: not a .npy array file ({exc})") from None
+        if len(shape) != 2:
+            raise UsageError(f"{path}: a board must be 2-D, the file holds shape {shape}")
+        if not all(1 <= n <= MAX_SIDE for n in shape):
+            raise UsageError(f"{path}: a board has 1..{MAX_SIDE} rows and columns, the file "
+                             f"holds shape {shape}")
+        if dtype.kind not in "iu":
+            raise UsageError(f"{path}: board values must be integers, the file holds {dtype}")
+        fh.seek(0)
+        try:
+            return np.load(fh, allow_pickle=False)
+        except (ValueError, EOFError, OSError) as exc:
+            raise UsageError(f"{path}: not a readable .npy array ({exc})") from None
+
+
+def read_json(content: str, path: str) -> Any:
+    try:
+        return json.loads(content)
+    except RecursionError:
+        raise UsageError(f"{path}: JSON nested too deeply") from None
+    except ValueError as exc:      # syntax, and integers of more digits than Python reads
+        raise UsageError(f"{path}: invalid JSON: {exc}") from None
+
+
+def read_board(path: str, rules: Any) -> Board:
+    """A Board from a file. ``rules``: a function from the file's rules (or None) to the rules
+    to use (the command line's options override the file's)."""
+    ext = os.path.splitext(path)[1].lower()
+    file_rules: Optional[Rules] = None
+    try:
+        if ext == ".npy":
+            grid: Any = read_npy(path)
+        else:
+            with open(path, "rb") as fh:
+                raw = fh.read(MAX_FILE_BYTES + 1)
+            if len(raw) > MAX_FILE_BYTES:
+                raise UsageError(f"{path}: larger than {MAX_FILE_BYTES >> 20} MiB, too large for a board")
+            content = raw.decode("utf-8")
+            if ext == ".json":
+                data = read_json(content, path)
+                if saving.is_document(data):
+                    return _with_rules(saving.restore(data), rules)
+                if isinstance(data, dict):
+                    if "grid" not in data:
+                        raise UsageError(f"{path}: a JSON board is a grid or an object with \"grid\"")
+                    file_rules = rules_from_json(data.get("rules"), path)
+                    grid = data["grid"]
+                else:
+                    grid = data
+                if not isinstance(grid, list) or not all(
+                        isinstance(row, list) and all(type(v) is int for v in row) for row in grid):
+                    raise UsageError(f"{path}: the grid must be a list of lists of integers")
+            else:
+                grid = parse_text(content)
+        return Board(grid, rules=rules(file_rules))
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not a text board (use .npy or .json for other formats)") from None
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except (BoardError, ValueError) as exc:
+        raise UsageError(f"{path}: {exc}") from None
+
+
+def _with_rules(board: Board, rules: Any) -> Board:
+    """A saved game under the rules to use: itself, or its position under the options' rules
+    (its history belongs to its own rules)."""
+    own = rules(board.rules)
+    return board if own == board.rules else Board(board.grid, rules=own)
+
+
+def write_atomic(path: str, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder, renamed over the
+    target when complete ('-': stdout)."""
+    if path == "-":
+        sys.stdout.buffer.write(data) if hasattr(sys.stdout, "buffer") else sys.stdout.write(data.decode())
+        sys.stdout.flush()
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    finally:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def write_text(path: str, content: str) -> None:
+    write_atomic(path, content.encode("utf-8"))
+
+
+def board_extension(path: str) -> str:
+    """The board format of an output name; UsageError for one the command cannot write."""
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in BOARD_EXTENSIONS:
+        raise UsageError(f"{path}: cannot write a board as {ext}: use .txt, .json or .npy "
+                         "(pictures: llk render -o FILE.svg)")
+    return ext
+
+
+def write_board(board: Board, path: Optional[str]) -> None:
+    """Write a board as text (stdout when path is None or '-'), .npy (the grid) or .json (the
+    saved game: grid, rules, history, certificate, seed; ``llk.Board.from_json`` reads it)."""
+    if path in (None, "-"):
+        sys.stdout.write(board.to_text())
+        return
+    ext = board_extension(path)
+    if ext == ".npy":
+        buffer = io.BytesIO()
+        np.save(buffer, np.array(board.grid))
+        write_atomic(path, buffer.getvalue())
+    elif ext == ".json":
+        write_text(path, board.to_json() + "\n")
+    else:
+        write_text(path, board.to_text())

@@ -1,0 +1,40 @@
+"""``llk generate``: deal one seeded board and write it as text, .json or .npy."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..deals import generate
+from ..errors import BoardError
+from .files import board_extension, write_board
+from .options import SEED, SIZE_HELP, UsageError, add_rules, int_in, parse_size, rules_from, size_words
+
+
+def register(sub) -> None:
+    p = sub.add_parser("generate", help="deal one board", description="Deal one seeded board.")
+    p.add_argument("size", type=parse_size, metavar="SIZE", help=SIZE_HELP)
+    p.add_argument("--seed", type=SEED, default=None, metavar="S")
+    p.add_argument("--solvable", action="store_true",
+                   help="a solvable deal (its certificate goes into .json output)")
+    p.add_argument("--copies", type=int_in(2, 2**20), default=4, metavar="K")
+    p.add_argument("--types", type=int_in(1, 2**20), default=None, metavar="T")
+    p.add_argument("-o", "--output", metavar="FILE", help=".txt, .json or .npy (default: stdout)")
+    add_rules(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    rows, cols = args.size
+    rules = rules_from(args)
+    if args.output not in (None, "-"):
+        board_extension(args.output)        # refuse an unwritable name before any work
+    try:
+        board = generate(rows, cols, copies=args.copies, types=args.types,
+                         solvable=args.solvable, seed=args.seed, rules=rules)
+    except (BoardError, ValueError) as exc:
+        raise UsageError(f"{rows}x{cols}: {exc}") from None
+    write_board(board, args.output)
+    if args.output not in (None, "-"):
+        print(f"wrote a board of {size_words(rows, cols)} (seed {board.seed}) to {args.output}",
+              file=sys.stderr)
+    return 0

@@ -1,0 +1,135 @@
+"""Option values of the ``llk`` command: parsers that refuse bad values with one clear line.
+
+Sizes are ROWSxCOLS, rows first (``8x18`` is 8 rows by 18 columns), or a KShisen size by the
+name KShisen gives it, width x height (``kshisen-18x8`` is 18 wide, 8 high: 8 rows, 18 columns).
+"""
+from __future__ import annotations
+
+import argparse
+import re
+from typing import Optional, Tuple
+
+from .._core.state import MAX_SIDE
+from ..rules import GRAVITIES, PRESETS, Rules
+from ..solver import STRATEGIES
+
+
+class UsageError(Exception):
+    """Bad input: reported as one line on stderr, exit code 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but an error is one line (``llk analyze: error: ...``) and exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} -h')\n")
+
+
+_SIZE = re.compile(r"^\s*(\d{1,7})\s*[xX×*]\s*(\d{1,7})\s*$")
+
+#: KShisen's board sizes by KShisen's names (width x height) -> (rows, cols).
+KSHISEN_SIZES = {"14x6": (6, 14), "16x9": (9, 16), "18x8": (8, 18), "24x12": (12, 24),
+                 "26x14": (14, 26), "30x16": (16, 30)}
+#: Named sizes: "kshisen" is KShisen's default game, 18 wide and 8 high.
+NAMED_SIZES = {"kshisen": (8, 18), **{f"kshisen-{k}": v for k, v in KSHISEN_SIZES.items()}}
+
+SIZE_HELP = ("ROWSxCOLS, rows first (8x18 = 8 rows, 18 columns), or a KShisen size named as KShisen "
+             "names it, width x height: " + ", ".join(NAMED_SIZES) + " (kshisen = kshisen-18x8 = "
+             "8 rows, 18 columns)")
+
+
+def parse_size(text: str) -> Tuple[int, int]:
+    """'8x18' -> (8, 18): ROWSxCOLS; 'kshisen-18x8' -> (8, 18): KShisen's width x height."""
+    named = NAMED_SIZES.get(text.strip().lower())
+    if named is not None:
+        return named
+    m = _SIZE.match(text)
+    if not m:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a size: give ROWSxCOLS (8x18 = 8 rows, 18 columns) or one of "
+            f"{', '.join(NAMED_SIZES)}")
+    rows, cols = int(m.group(1)), int(m.group(2))
+    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+        raise argparse.ArgumentTypeError(f"{text!r}: rows and columns must be 1..{MAX_SIDE}")
+    return rows, cols
+
+
+def size_words(rows: int, cols: int) -> str:
+    """How output names a size, so that it cannot be misread."""
+    return f"{rows} rows x {cols} columns"
+
+
+def int_in(low: int, high: int):
+    """An argparse type: an int in [low, high]."""
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if not low <= v <= high:
+            raise argparse.ArgumentTypeError(f"{text!r} must be between {low} and {high}")
+        return v
+    parse.__name__ = "int"
+    return parse
+
+
+def positive_seconds(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not v > 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number of seconds")
+    return v
+
+
+def parse_pair(text: str) -> Tuple[Tuple[int, int], Tuple[int, int]]:
+    """'r1,c1,r2,c2' -> ((r1, c1), (r2, c2))."""
+    parts = [p.strip() for p in re.split(r"[,\s]+", text.strip()) if p.strip()]
+    try:
+        values = [int(p) for p in parts if len(p) <= 12]
+    except ValueError:
+        values = []
+    if len(values) != 4 or len(parts) != 4:
+        raise argparse.ArgumentTypeError(f"{text!r} is not r1,c1,r2,c2 (four integers)")
+    return (values[0], values[1]), (values[2], values[3])
+
+
+SEED = int_in(0, 2**63 - 1)
+
+
+def add_rules(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("rules")
+    g.add_argument("--rules", choices=list(PRESETS), default=None, metavar="GAME",
+                   help="a named rule set: " + ", ".join(PRESETS) + " (the options below "
+                        "change it)")
+    g.add_argument("--turns", type=int_in(0, 2**31 - 1), default=None, metavar="N",
+                   help="turns a path may make (default 2)")
+    g.add_argument("--no-border", dest="border", action="store_false", default=None,
+                   help="paths may not run round the outside of the board")
+    g.add_argument("--gravity", choices=[g for g in GRAVITIES if g] + ["none"], default=None,
+                   help="tiles slide this way after each removal ('none': no gravity)")
+
+
+def rules_from(args: argparse.Namespace, base: Optional[Rules] = None) -> Rules:
+    """The rules from the options; options not given keep ``base``'s (a file's) values."""
+    base = PRESETS[args.rules] if getattr(args, "rules", None) else (base or Rules())
+    gravity = base.gravity if args.gravity is None else (None if args.gravity == "none" else args.gravity)
+    return Rules(max_turns=base.max_turns if args.turns is None else args.turns,
+                 border=base.border if args.border is None else args.border,
+                 gravity=gravity)
+
+
+def add_solver(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("solver")
+    g.add_argument("--strategy", choices=STRATEGIES, default="exact",
+                   help="exact search (default) or one of the seeds' heuristics")
+    g.add_argument("--node-limit", type=int_in(1, 2**62), default=None, metavar="N",
+                   help="give up (verdict unknown) after N search nodes per board")
+    g.add_argument("--time-limit", type=positive_seconds, default=None, metavar="S",
+                   help="give up (verdict unknown) after S seconds per board")
+
+
+def pair_text(move) -> str:
+    (r1, c1), (r2, c2) = move
+    return f"{r1},{c1} {r2},{c2}"

@@ -1,0 +1,66 @@
+"""``llk play``: play a generated deal in the terminal (curses; the game is llkcore/tui.py)."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+import numpy as np
+
+from ..deals import generate
+from ..difficulty import DIFFICULTIES
+from ..errors import BoardError, DealError
+from .options import (SEED, SIZE_HELP, UsageError, add_rules, int_in, parse_size,
+                      positive_seconds, rules_from, size_words)
+
+
+def register(sub) -> None:
+    p = sub.add_parser("play", help="play a deal in the terminal",
+                       description="Play a generated, solvable deal in the terminal: arrows "
+                                   "and space/enter (or typed row,col + enter) select two "
+                                   "tiles; h hint (safe), u undo, r redo, s solvable "
+                                   "reshuffle, q quit.")
+    p.add_argument("size", type=parse_size, nargs="?", default=(8, 18), metavar="SIZE",
+                   help=SIZE_HELP + "; default kshisen")
+    p.add_argument("--seed", type=SEED, default=None, metavar="S",
+                   help="seed of the deal (default: a new deal each time)")
+    p.add_argument("--difficulty", choices=DIFFICULTIES, default=None,
+                   help="a deal rated in this band (llk.rate)")
+    p.add_argument("--copies", type=int_in(2, 2**20), default=4, metavar="K",
+                   help="tiles per type (even, default 4)")
+    p.add_argument("--types", type=int_in(1, 2**20), default=None, metavar="T",
+                   help="number of types instead of --copies")
+    p.add_argument("--time-limit", type=positive_seconds, default=0.5, metavar="S",
+                   help="seconds for each winnability check and hint (default 0.5)")
+    add_rules(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .. import tui
+
+    rows, cols = args.size
+    rules = rules_from(args)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError("play needs a terminal (stdin and stdout must be a tty)")
+    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)
+    try:
+        board = generate(rows, cols, copies=args.copies, types=args.types, seed=seed,
+                         rules=rules, difficulty=args.difficulty)
+    except (BoardError, DealError, ValueError) as exc:
+        raise UsageError(f"{rows}x{cols}: {exc}") from None
+    gravity = f"gravity {rules.gravity}" if rules.gravity else "no gravity"
+    border = "border" if rules.border else "no border"
+    band = f", {args.difficulty}" if args.difficulty else ""
+    title = (f"llk play: {size_words(rows, cols)}{band}, seed {seed}, "
+             f"turns {rules.max_turns}, {border}, {gravity}")
+    game = tui.Game(board, title=title, time_limit=args.time_limit)
+    import curses
+    # Curses takes LINES / COLUMNS from the environment over the terminal's real size; they are
+    # often stale (exported by a shell before a resize), so the terminal is asked instead.
+    for name in ("LINES", "COLUMNS"):
+        os.environ.pop(name, None)
+    curses.wrapper(tui.play, game)
+    outcome = "cleared" if board.is_clear() else f"{board.tiles_left} tiles left"
+    print(f"llk play: seed {seed}, {outcome}")
+    return 0

@@ -1,0 +1,75 @@
+"""``llk render``: a picture of a board file (SVG, or PNG with Pillow), or the board as text on
+the terminal."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ..errors import CoordinateError
+from .files import read_board, write_atomic, write_text
+from .options import UsageError, add_rules, int_in, parse_pair, rules_from
+
+PROG = "llk render"
+#: Picture formats of -o.
+PICTURES = (".svg", ".png")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("render", help="draw a board (SVG, PNG or text)",
+                       description="Draw a board: a picture with -o FILE.svg or FILE.png (PNG "
+                                   "needs Pillow: pip install 'llkcore[png]'), else text.")
+    p.add_argument("board", metavar="BOARD")
+    p.add_argument("-o", "--output", metavar="FILE", help=".svg or .png picture, or .txt text "
+                   "(default: text on stdout)")
+    p.add_argument("--path", type=parse_pair, metavar="r1,c1,r2,c2",
+                   help="draw the path joining these two tiles")
+    p.add_argument("--solution", action="store_true", help="number the tiles by a solution")
+    p.add_argument("--cell", type=int_in(8, 512), default=36, metavar="PX",
+                   help="cell size of the picture in pixels (default 36)")
+    add_rules(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .. import render
+    from ..solver import Verdict, solve
+    board = read_board(args.board, lambda file_rules: rules_from(args, file_rules))
+    out = args.output
+    kind = None if out in (None, "-") else os.path.splitext(out)[1].lower()
+    if kind is not None and kind not in PICTURES + (".txt",):
+        raise UsageError(f"-o {out}: write .svg or .png (a picture) or .txt (text)")
+    if kind == ".png":
+        try:
+            render.pillow()          # before any work: PNG needs the optional Pillow
+        except ImportError as exc:
+            raise UsageError(f"-o {out}: {exc}") from None
+    path = None
+    if args.path is not None:
+        a, b = args.path
+        try:
+            path = board.find_path(a, b)
+        except CoordinateError as exc:
+            raise UsageError(f"--path: {exc}") from None
+        if path is None:
+            print(f"{PROG}: {a} and {b} do not link under these rules", file=sys.stderr)
+            return 1
+    solution = None
+    if args.solution:
+        if kind not in PICTURES:
+            raise UsageError("--solution draws on a picture: give -o FILE.svg or FILE.png")
+        sol = solve(board)
+        if sol.verdict != Verdict.SOLVABLE:
+            print(f"{PROG}: no solution to draw ({Verdict(sol.verdict).name.lower()})",
+                  file=sys.stderr)
+            return 1
+        solution = sol.moves
+    if kind == ".svg":
+        write_text(out, render.svg(board, path=path, solution=solution, cell=args.cell))
+    elif kind == ".png":
+        write_atomic(out, render.png(board, path=path, solution=solution, cell=args.cell))
+    elif kind is not None:
+        write_text(out, render.text(board, path=path))
+    else:
+        sys.stdout.write(render.text(board, path=path))
+    return 0

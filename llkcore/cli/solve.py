@@ -1,0 +1,45 @@
+"""``llk solve``: the verdict, nodes, time and moves for one board file."""
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..solver import Verdict, solve
+from .files import read_board, write_text
+from .options import add_rules, add_solver, pair_text, rules_from
+
+
+def register(sub) -> None:
+    p = sub.add_parser("solve", help="solve one board", description="Solve one board file.")
+    p.add_argument("board", metavar="BOARD")
+    p.add_argument("--svg", metavar="FILE", help="draw the board with the solution numbered")
+    p.add_argument("--json", metavar="FILE", help="write the result as JSON ('-' for stdout)")
+    add_solver(p)
+    add_rules(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    board = read_board(args.board, lambda file_rules: rules_from(args, file_rules))
+    sol = solve(board, strategy=args.strategy, node_limit=args.node_limit,
+                time_limit=args.time_limit)
+    verdict = Verdict(sol.verdict).name.lower()
+    moves = sol.moves if sol.verdict == Verdict.SOLVABLE else None
+    if args.json:
+        r = board.rules
+        data = {"verdict": verdict, "reason": sol.reason, "strategy": args.strategy,
+                "nodes": int(sol.nodes), "seconds": float(sol.seconds),
+                "node_limit": args.node_limit, "time_limit": args.time_limit,
+                "rules": {"max_turns": r.max_turns, "border": r.border, "gravity": r.gravity},
+                "initial_moves": len(board.moves_array()),
+                "moves": None if moves is None else [[a[0], a[1], b[0], b[1]] for a, b in moves]}
+        write_text(args.json, json.dumps(data) + "\n")
+    else:
+        print(f"{verdict} ({args.strategy}, {sol.nodes} nodes, {1000 * sol.seconds:.2f} ms)")
+        if moves is not None:
+            for k, move in enumerate(moves, 1):
+                print(f"{k:4d}  {pair_text(move)}")
+    if args.svg:
+        from ..render import svg
+        write_text(args.svg, svg(board, solution=moves))
+    return 0

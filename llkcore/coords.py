@@ -1,0 +1,44 @@
+"""Points (row, col) and the kernels' padded cells: the one conversion between them.
+
+The kernels address cell (r, c) of a rows x cols board as ``(r + 1) * W + c + 1`` with
+``W = cols + 2`` (docs/architecture.md, "Data layout"); ring points have row -1 / rows or
+col -1 / cols.
+"""
+from __future__ import annotations
+
+from typing import List, Tuple
+
+import numpy as np
+
+Point = Tuple[int, int]
+Move = Tuple[Point, Point]
+
+
+def cell_of(r: int, c: int, width: int) -> int:
+    return (r + 1) * width + c + 1
+
+
+def point_of(cell: int, width: int) -> Point:
+    r, c = divmod(int(cell), width)
+    return (r - 1, c - 1)
+
+
+def cells_of(points: np.ndarray, width: int) -> np.ndarray:
+    """(..., 2k) int array of row, col pairs -> (..., k) int32 padded cells."""
+    points = np.asarray(points, dtype=np.int64)
+    return np.ascontiguousarray((points[..., 0::2] + 1) * width + points[..., 1::2] + 1,
+                                dtype=np.int32)
+
+
+def points_of(cells: np.ndarray, width: int) -> np.ndarray:
+    """(..., k) padded cells -> (..., 2k) int32 array of row, col pairs."""
+    cells = np.asarray(cells)
+    out = np.empty(cells.shape[:-1] + (2 * cells.shape[-1],), dtype=np.int32)
+    out[..., 0::2] = cells // width - 1
+    out[..., 1::2] = cells % width - 1
+    return out
+
+
+def moves_of(cells: np.ndarray, width: int) -> List[Move]:
+    """(k, 2) padded cells of removals -> [((r1, c1), (r2, c2)), ...]."""
+    return [((a, b), (c, d)) for a, b, c, d in points_of(cells, width).tolist()]

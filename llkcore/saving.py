@@ -1,0 +1,337 @@
+"""Saved games: ``board.to_json()`` / ``llk.Board.from_json(text)``, and pickling.
+
+The document (format version 1) is one JSON object::
+
+    {"format": "llkcore.board", "version": 1,
+     "grid": [[...]],                 the position now
+     "rules": {"max_turns": 2, "border": true, "gravity": null},
+     "certificate": [[r1, c1, r2, c2], ...] or null,
+     "seed": 7 or null,               the seed llk.generate dealt the board from
+     "labels": [[number, label], ...] or null,   Board.from_labels (a tuple label is a list)
+     "start": {"grid": [[...]], "certificate": ...},   where the history begins
+     "history": [step, ...],          the steps made, oldest first (what undo takes back)
+     "redo": [step, ...]}             the steps undone, the next redo first
+
+A step is a removal ``[r1, c1, r2, c2]`` (the points when it was made) or a reshuffle
+``{"shuffle": [types], "certificate": ...}``: the new types of the tiles, row by row, and the
+certificate it gave the board. "start" is left out when there is no history.
+
+Loading replays the history from the start position with the checked removal, so a step the
+rules forbid is an error and never a corrupt board; then it plays the redo steps and undoes them
+again, so undo and redo work as they did before saving. The replay must arrive at "grid". A
+document that is not this format, is malformed, or has a newer version raises BoardError.
+Pickling ships the same document (grids as arrays) through the same replay, so there is one
+piece of code for both (docs/installs.md, "Saved games").
+"""
+from __future__ import annotations
+
+import json
+import math
+import operator
+from typing import TYPE_CHECKING, Any, Dict, Hashable, List, Optional, Union
+
+import numpy as np
+
+from .checks import point as check_point
+from .coords import Move, cells_of
+from .errors import BoardError, CoordinateError, IllegalMove
+from .rules import Rules
+
+if TYPE_CHECKING:
+    from .board import Board
+
+FORMAT = "llkcore.board"
+#: The format version this llkcore writes; it reads this one and older.
+VERSION = 1
+
+_FIELDS = ("format", "version", "grid", "rules", "certificate", "seed", "labels", "start",
+           "history", "redo")
+_SHUFFLE = "shuffle"
+
+
+# ---- writing ----------------------------------------------------------------------------------
+
+def document(board: "Board", *, arrays: bool = False) -> Dict[str, Any]:
+    """The saved form of ``board`` as a dict of JSON values (grids and reshuffle types as
+    numpy arrays when ``arrays``, as pickling wants them)."""
+    start, start_certificate, made, undone = board._history_steps()
+    grid = np.array(board.grid)
+    doc: Dict[str, Any] = {
+        "format": FORMAT, "version": VERSION,
+        "grid": _grid_out(grid, arrays),
+        "rules": board.rules.to_dict(),
+        "certificate": _moves_out(board.certificate),
+        "seed": _seed_out(board.seed),
+        "labels": _labels_out(board.labels, as_is=arrays),
+    }
+    if made or undone:
+        doc["start"] = {"grid": _grid_out(start, arrays), "certificate": _moves_out(start_certificate)}
+        doc["history"] = [_step_out(s, arrays) for s in made]
+        doc["redo"] = [_step_out(s, arrays) for s in undone]
+    return doc
+
+
+def to_json(board: "Board", *, indent: Optional[int] = None) -> str:
+    try:
+        return json.dumps(document(board), indent=indent, allow_nan=False)
+    except ValueError as exc:     # a NaN or infinite label
+        raise ValueError(f"this board cannot be saved as JSON: {exc}") from None
+
+
+def _grid_out(grid: np.ndarray, arrays: bool) -> Any:
+    return np.ascontiguousarray(grid, dtype=np.int32) if arrays else grid.tolist()
+
+
+def _moves_out(moves: Optional[List[Move]]) -> Optional[List[List[int]]]:
+    if moves is None:
+        return None
+    return [[int(a[0]), int(a[1]), int(b[0]), int(b[1])] for a, b in moves]
+
+
+def _step_out(step: tuple, arrays: bool) -> Any:
+    if step[0] == _SHUFFLE:
+        types = np.asarray(step[1], dtype=np.int32)
+        return {_SHUFFLE: types.copy() if arrays else types.tolist(),
+                "certificate": _moves_out(step[2])}
+    (r1, c1), (r2, c2) = step
+    return [r1, c1, r2, c2]
+
+
+def _labels_out(labels: Optional[Dict[int, Hashable]], as_is: bool) -> Optional[list]:
+    """[[number, label], ...]; labels as JSON values unless ``as_is`` (pickle takes any)."""
+    if labels is None:
+        return None
+    return [[number, label if as_is else _label_out(label)] for number, label in labels.items()]
+
+
+def _seed_out(seed: Any) -> Optional[int]:
+    if seed is None:
+        return None
+    try:
+        return operator.index(seed)
+    except TypeError:
+        raise TypeError(f"board.seed must be an int or None, got {type(seed).__name__}") from None
+
+
+def _label_out(label: Any) -> Any:
+    """A label as a JSON value: None, bool, int, float, str, or a tuple of them as a list."""
+    if label is None:
+        return None
+    if isinstance(label, (bool, np.bool_)):
+        return bool(label)
+    if isinstance(label, str):
+        return str(label)
+    if isinstance(label, (int, np.integer)):
+        return int(label)
+    if isinstance(label, (float, np.floating)):
+        return float(label)
+    if isinstance(label, tuple):
+        return [_label_out(item) for item in label]
+    raise TypeError(f"label {label!r} ({type(label).__name__}) cannot be saved as JSON: labels "
+                    "may be str, int, float, bool, None or tuples of them")
+
+
+# ---- reading ----------------------------------------------------------------------------------
+
+def from_json(text: Union[str, bytes]) -> "Board":
+    """The Board a ``to_json`` document describes (see the module docstring)."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise TypeError(f"a saved board is JSON text (str or bytes), got {type(text).__name__}")
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise BoardError("saved board: JSON nested too deeply") from None
+    except ValueError as exc:      # syntax, encoding, integers too long for Python
+        raise BoardError(f"saved board: not valid JSON ({exc})") from None
+    return restore(data)
+
+
+def is_document(data: Any) -> bool:
+    """True for a dict that says it is a saved board (of any version): what the CLI reads
+    with ``restore`` rather than as a plain grid."""
+    return isinstance(data, dict) and "format" in data
+
+
+def restore(data: Any) -> "Board":
+    """The Board a saved document describes (lists or arrays for grids); BoardError if it is
+    malformed, of another format or of a newer version."""
+    from .board import Board
+
+    _check_header(data)
+    rules = _rules_in(data.get("rules"))
+    grid = _grid_in(data.get("grid"), "grid")
+    now = Board(grid, rules=rules)          # checks every cell
+    start = data.get("start")
+    history = _list_in(data.get("history", []), "history")
+    redo = _list_in(data.get("redo", []), "redo")
+    if start is None:
+        if history or redo:
+            raise BoardError("saved board: a history needs its \"start\" position")
+        board = now
+    else:
+        if not isinstance(start, dict) or set(start) - {"grid", "certificate"} or "grid" not in start:
+            raise BoardError("saved board: \"start\" must be an object with \"grid\" and "
+                             "\"certificate\"")
+        board = Board(_grid_in(start["grid"], "start grid"), rules=rules)
+        board.certificate = _moves_in(start.get("certificate"), "start certificate", board)
+    shape = board.shape
+    for k, step in enumerate(history, 1):
+        _replay(board, step, f"history step {k}")
+    for k, step in enumerate(redo, 1):
+        _replay(board, step, f"redo step {k}")
+    for _ in redo:
+        board.undo()
+    if not np.array_equal(board.grid, now.grid):
+        raise BoardError(f"saved board: its history does not lead to its grid (a {shape[0]}x"
+                         f"{shape[1]} start position replayed gives another position)")
+    board.certificate = _moves_in(data.get("certificate"), "certificate", board)
+    board.seed = _seed_in(data.get("seed"))
+    board._labels = _labels_in(data.get("labels"), board, grid, start)
+    return board
+
+
+def _check_header(data: Any) -> None:
+    if not isinstance(data, dict):
+        raise BoardError(f"saved board: expected a JSON object, got {type(data).__name__}")
+    if data.get("format") != FORMAT:
+        raise BoardError(f"not a saved llkcore board: \"format\" is {data.get('format')!r}, "
+                         f"expected {FORMAT!r}")
+    version = data.get("version")
+    if type(version) is not int or version < 1:
+        raise BoardError(f"saved board: \"version\" must be an int >= 1, got {version!r}")
+    if version > VERSION:
+        from . import __version__
+        raise BoardError(f"saved board: format version {version} is newer than this llkcore "
+                         f"({__version__}) reads (version {VERSION} and older): upgrade llkcore")
+    unknown = sorted(set(data) - set(_FIELDS), key=str)
+    if unknown:
+        raise BoardError(f"saved board: unknown field(s) {unknown} in a version {version} document")
+    if "grid" not in data or "rules" not in data:
+        raise BoardError("saved board: \"grid\" and \"rules\" are required")
+
+
+def _rules_in(value: Any) -> Rules:
+    try:
+        return Rules.from_dict(value)
+    except (TypeError, ValueError) as exc:
+        raise BoardError(f"saved board: bad rules: {exc}") from None
+
+
+def _grid_in(value: Any, what: str) -> Any:
+    """A grid as the document holds it: a list of lists of ints (JSON) or an int array (pickle).
+    Board() checks the values; here only what JSON could smuggle in (floats, bools)."""
+    if isinstance(value, np.ndarray):
+        if value.ndim != 2 or value.dtype.kind not in "iu":
+            raise BoardError(f"saved board: {what} must be a 2-D integer array")
+        return value
+    if not isinstance(value, list) or not all(
+            isinstance(row, list) and all(type(v) is int for v in row) for row in value):
+        raise BoardError(f"saved board: {what} must be a list of rows of integers")
+    return value
+
+
+def _list_in(value: Any, what: str) -> list:
+    if not isinstance(value, list):
+        raise BoardError(f"saved board: \"{what}\" must be a list of steps")
+    return value
+
+
+def _move_in(value: Any, what: str, board: "Board") -> Move:
+    if not isinstance(value, (list, tuple)) or len(value) != 4:
+        raise BoardError(f"saved board: {what} must be [r1, c1, r2, c2], got {value!r}")
+    try:
+        a = check_point((value[0], value[1]), board.rows, board.cols)
+        b = check_point((value[2], value[3]), board.rows, board.cols)
+    except CoordinateError as exc:
+        raise BoardError(f"saved board: {what}: {exc}") from None
+    return (a, b)
+
+
+def _moves_in(value: Any, what: str, board: "Board") -> Optional[List[Move]]:
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise BoardError(f"saved board: {what} must be a list of [r1, c1, r2, c2] or null")
+    return [_move_in(m, f"{what} move {i + 1}", board) for i, m in enumerate(value)]
+
+
+def _replay(board: "Board", step: Any, what: str) -> None:
+    """Make one saved step on ``board``, checked: a removal the rules allow, or a reshuffle
+    that keeps the tiles' types."""
+    if isinstance(step, dict):
+        if set(step) != {_SHUFFLE, "certificate"}:
+            raise BoardError(f"saved board: {what}: a reshuffle is {{\"shuffle\": [types], "
+                             f"\"certificate\": ...}}, got the fields {sorted(step, key=str)}")
+        _reshuffle(board, step[_SHUFFLE], step["certificate"], what)
+        return
+    a, b = _move_in(step, what, board)
+    try:
+        board.remove(a, b)
+    except IllegalMove as exc:
+        raise BoardError(f"saved board: {what} is not a legal removal: {exc}") from None
+
+
+def _reshuffle(board: "Board", types: Any, certificate: Any, what: str) -> None:
+    grid = np.array(board.grid)
+    occupied = grid > 0
+    before = np.ascontiguousarray(grid[occupied], dtype=np.int32)
+    if isinstance(types, np.ndarray):
+        ok = types.ndim == 1 and types.dtype.kind in "iu"
+    else:
+        ok = isinstance(types, list) and all(type(v) is int for v in types)
+    if not ok or len(types) != len(before):
+        raise BoardError(f"saved board: {what}: a reshuffle lists the new type of each of the "
+                         f"{len(before)} tiles, row by row")
+    after = np.ascontiguousarray(types, dtype=np.int64)
+    if not np.array_equal(np.sort(after), np.sort(before)):
+        raise BoardError(f"saved board: {what}: a reshuffle keeps the types of the tiles left; "
+                         "these types are not the same multiset")
+    moves = _moves_in(certificate, f"{what} certificate", board)
+    cells = cells_of(np.argwhere(occupied), board.cols + 2).ravel()
+    with board._writer:
+        board._record_shuffle(cells, before, after.astype(np.int32), moves)
+
+
+def _seed_in(value: Any) -> Optional[int]:
+    if value is None:
+        return None
+    if type(value) is not int or value < 0:
+        raise BoardError(f"saved board: \"seed\" must be an int >= 0 or null, got {value!r}")
+    return value
+
+
+def _labels_in(value: Any, board: "Board", grid: Any, start: Any) -> Optional[Dict[int, Hashable]]:
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise BoardError("saved board: \"labels\" must be a list of [number, label] or null")
+    labels: Dict[int, Hashable] = {}
+    seen = set()
+    for item in value:
+        if not isinstance(item, list) or len(item) != 2 or type(item[0]) is not int:
+            raise BoardError(f"saved board: a label entry is [number, label], got {item!r}")
+        number, label = item[0], _label_in(item[1])
+        if number in labels or label in seen:
+            raise BoardError(f"saved board: number {number} or label {label!r} appears twice in "
+                             "\"labels\"")
+        labels[number] = label
+        seen.add(label)
+    if 0 not in labels:
+        raise BoardError("saved board: \"labels\" has no label for an empty cell (number 0)")
+    grids = [np.asarray(grid)] + ([np.asarray(start["grid"])] if start is not None else [])
+    missing = set(np.unique(np.concatenate([g.ravel() for g in grids])).tolist()) - set(labels)
+    if missing:
+        raise BoardError(f"saved board: the grid holds numbers {sorted(missing)[:5]} that "
+                         "\"labels\" does not name")
+    return labels
+
+
+def _label_in(value: Any) -> Hashable:
+    """A saved label: lists were tuples (a label is hashable, a list is not)."""
+    if isinstance(value, list):
+        return tuple(_label_in(v) for v in value)
+    if isinstance(value, dict):
+        raise BoardError("saved board: a label is a str, number, bool, null or a list of them")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise BoardError("saved board: a label must be finite")
+    return value

@@ -1,0 +1,181 @@
+"""Difficulty: llk.rate, generate(difficulty=...), analyze(rate=True) (llkcore/difficulty.py).
+
+- a rating is reproducible from the position, rules and seed (not the history), and never
+  changes the board; its components are what the docs define (checked on boards whose answer
+  is known, and the careful game's first position against Board.traps);
+- generate(difficulty=d) gives a solvable deal with its certificate whose rating is in band d;
+  the quick screen never accepts a board outside the band;
+- bad difficulty names and arguments get clear errors; an impossible band a DealError.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import llkcore as llk
+from conftest import assert_unchanged, snapshot
+from llkcore import _deals
+from llkcore.difficulty import BANDS, DIFFICULTIES, band_of, in_band, stuck_count
+
+TWINS = [[1, 1, 0, 2, 2],
+         [0, 0, 0, 0, 0],
+         [3, 3, 0, 4, 4]]
+
+
+def test_a_board_every_random_game_clears_rates_zero():
+    r = llk.rate(llk.Board(TWINS))
+    assert r.score == 0.0 and r.band == "easy" and r.clear_rate == 1.0 and r.playouts == 200
+    assert r.traps == 0 and r.trap_rate == 0.0 and r.undecided == 0
+    assert r.game_length == 4 and r.branching == pytest.approx((4 + 3 + 2 + 1) / 4)
+    assert r.decided == 4 + 3 + 2 + 1
+
+
+def test_a_lost_board_rates_100_with_no_trap_rate():
+    r = llk.rate(llk.Board([[1, 2], [2, 1]], rules=llk.Rules(border=False)))
+    assert r.score == 100.0 and r.band == "hard" and r.clear_rate == 0.0
+    assert r.trap_rate is None and r.decided == 0 and r.game_length == 0 and r.branching is None
+
+
+def test_the_clear_rate_counts_the_random_games_that_clear():
+    # Three moves, one a trap (see test_winnable): a random game falls into it with 1/3.
+    board = llk.Board([[1, 1, 2], [0, 2, 1], [0, 1, 0]], rules=llk.Rules(border=False))
+    r = llk.rate(board, playouts=3000)
+    assert abs(r.clear_rate - 2 / 3) < 0.04
+    assert r.score == pytest.approx(100 * (1 - r.clear_rate))
+    # The careful game starts with the three moves, one of them a trap.
+    assert r.traps >= 1 and r.decided >= 3
+
+
+@pytest.mark.parametrize("gravity", [None, "down"])
+def test_a_rating_is_reproducible_and_changes_nothing(gravity):
+    rules = llk.Rules(gravity=gravity)
+    board = llk.generate(6, 8, seed=3, rules=rules)
+    before = snapshot(board)
+    first = llk.rate(board, seed=5)
+    assert llk.rate(board, seed=5) == first
+    assert_unchanged(board, before)
+    # The position decides, not the history or the certificate.
+    for a, b in board.certificate[:3]:
+        board.remove(a, b)
+    board.undo(); board.undo(); board.undo()
+    fresh = llk.Board(board.grid, rules=rules)
+    assert llk.rate(fresh, seed=5) == first
+    assert llk.rate(board.grid, rules=rules, seed=5) == first
+    others = {llk.rate(board, seed=s, traps=False).clear_rate for s in range(6)}
+    assert len(others) > 1          # the seed matters
+
+
+def test_the_careful_game_starts_with_what_board_traps_says():
+    board = llk.generate(6, 8, seed=21, difficulty="hard")
+    traps = board.traps(time_limit=None)
+    assert traps.verdict == llk.Verdict.SOLVABLE
+    r = llk.rate(board, playouts=10)
+    assert r.decided >= len(traps) + len(traps.safe)
+    assert r.traps >= len(traps)
+    assert r.game_length == board.tiles_left // 2       # it never walks into a dead end
+    assert r.trap_rate == pytest.approx(r.traps / r.decided)
+
+
+def test_traps_false_skips_the_careful_game():
+    r = llk.rate(llk.generate(6, 8, seed=1), traps=False)
+    assert r.trap_rate is None and r.branching is None and r.game_length == 0 and r.decided == 0
+
+
+def test_bands():
+    assert DIFFICULTIES == ("easy", "medium", "hard")
+    assert [band_of(s) for s in (0, 9.5, 10, 24.5, 25, 100)] == \
+        ["easy", "easy", "medium", "medium", "hard", "hard"]
+    lows = [BANDS[d][0] for d in DIFFICULTIES]
+    assert lows == sorted(lows) and BANDS["hard"][1] == math.inf
+    with pytest.raises(ValueError):
+        band_of(-1)
+
+
+def test_playouts_split_on_one_stream_equal_one_run():
+    board = llk.generate(6, 8, seed=2)
+    state, rules = board._state, board.rules
+    whole = stuck_count(state, rules, 200, _deals.rng_state(0))
+    stream = _deals.rng_state(0)
+    assert stuck_count(state, rules, 32, stream) + stuck_count(state, rules, 168, stream) == whole
+    assert whole == round(2 * llk.rate(board, traps=False).score)
+
+
+@pytest.mark.parametrize("name", DIFFICULTIES)
+@pytest.mark.parametrize("gravity", [None, "down"])
+def test_generate_gives_a_deal_in_the_band(name, gravity):
+    rules = llk.Rules(gravity=gravity)
+    board = llk.generate(8, 10, seed=7, difficulty=name, rules=rules)
+    assert llk.rate(board, traps=False).band == name
+    assert llk.verify(board, board.certificate)
+    again = llk.generate(8, 10, seed=7, difficulty=name, rules=rules)
+    assert np.array_equal(again.grid, board.grid) and again.certificate == board.certificate
+
+
+def test_hard_deals_are_harder_than_easy_ones():
+    easy = [llk.rate(llk.generate(6, 8, seed=s, difficulty="easy"), playouts=100) for s in range(6)]
+    hard = [llk.rate(llk.generate(6, 8, seed=s, difficulty="hard"), playouts=100) for s in range(6)]
+    assert max(r.score for r in easy) < min(r.score for r in hard)
+    assert np.mean([r.clear_rate for r in easy]) > np.mean([r.clear_rate for r in hard])
+
+
+def test_the_screen_never_accepts_a_board_outside_the_band():
+    for seed in range(40):
+        board = llk.generate(6, 8, seed=seed)
+        band = llk.rate(board, traps=False).band
+        for name in DIFFICULTIES:
+            if in_band(board, name):
+                assert name == band
+
+
+def test_bad_difficulty_and_arguments_are_refused():
+    with pytest.raises(ValueError, match="difficulty 'brutal'.*'easy', 'medium', 'hard'"):
+        llk.generate(6, 6, difficulty="brutal")
+    with pytest.raises(TypeError, match="difficulty"):
+        llk.generate(6, 6, difficulty=2)
+    with pytest.raises(ValueError, match="solvable=True"):
+        llk.generate(6, 6, difficulty="easy", solvable=False)
+    board = llk.generate(4, 4, seed=1)
+    before = snapshot(board)
+    for kwargs, error in (({"playouts": 0}, ValueError), ({"playouts": 1.5}, TypeError),
+                          ({"seed": -1}, ValueError), ({"node_limit": 0}, ValueError),
+                          ({"traps": 1}, TypeError)):
+        with pytest.raises(error, match=next(iter(kwargs))):
+            llk.rate(board, **kwargs)
+    assert_unchanged(board, before)
+
+
+def test_an_impossible_band_is_a_deal_error(monkeypatch):
+    monkeypatch.setattr(llk.deals, "DIFFICULTY_ATTEMPTS", 20)
+    with pytest.raises(llk.DealError, match="no hard deal of 2x2.*rarely rate hard"):
+        llk.generate(2, 2, difficulty="hard", seed=0)
+
+
+def test_analyze_reports_the_rating_columns():
+    boards = [llk.generate(4, 6, seed=s) for s in range(5)]
+    result = llk.analyze(boards, rate=True, workers=2)
+    expected = [llk.rate(b) for b in boards]
+    assert result.ratings["score"].tolist() == [r.score for r in expected]
+    assert result.ratings["trap_rate"].tolist() == [r.trap_rate for r in expected]
+    summary = result.summary()
+    assert summary["score"]["max"] == max(r.score for r in expected)
+    assert "difficulty score" in str(summary) and "trap rate" in str(summary)
+    record = result.to_records()[0]
+    assert record["clear_rate"] == expected[0].clear_rate
+    assert result.to_dict()["boards"]["branching"][0] == expected[0].branching
+    assert llk.analyze(boards).ratings is None
+    assert llk.Analysis.concat([result, result]).ratings["score"].shape == (10,)
+
+
+def test_llk_analyze_rate_prints_and_writes_the_rating_columns(tmp_path, capsys):
+    from llkcore import cli
+    out_json = tmp_path / "r.json"
+    code = cli.main(["analyze", "--size", "4x6", "--count", "3", "--solvable", "--rate", "-q",
+                     "--json", str(out_json)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "difficulty score" in out and "random-clear rate" in out and "branching" in out
+    import json
+    data = json.loads(out_json.read_text())
+    assert len(data["boards"]["score"]) == 3 and data["reproduce"].endswith("--rate")

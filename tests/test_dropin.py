@@ -1,0 +1,249 @@
+"""The drop-in path a bot takes: module calls on its own grids (read in place), cheap Boards and
+``update`` for each new screen, labels from a screen reader, turns per pair, rule presets, and
+playing a whole game from a certificate.
+
+Module calls are checked against llkref on random boards of every rule variant, for lists,
+tuples and arrays of every integer dtype and memory order; ``update`` with a bad grid leaves the
+Board as it was.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import llkcore as llk
+import llkref
+from conftest import (assert_path_matches_ref, assert_unchanged, examples, grids, point_pairs,
+                      ref_kwargs, rules_st, snapshot)
+
+INT_DTYPES = (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)
+
+
+def sources(grid):
+    """The same grid as a bot might hold it: lists, tuples, arrays of every dtype and order."""
+    out = {"list": grid, "tuple": tuple(tuple(row) for row in grid),
+           "list of tuples": [tuple(row) for row in grid]}
+    signed = min(min(row) for row in grid) < 0
+    for dtype in INT_DTYPES:
+        if signed and np.dtype(dtype).kind == "u":
+            continue
+        base = np.array(grid, dtype=dtype)
+        out[f"{np.dtype(dtype).name} C"] = base
+        out[f"{np.dtype(dtype).name} F"] = np.asfortranarray(base)
+        wide = np.zeros((base.shape[0], 2 * base.shape[1]), dtype=dtype)
+        wide[:, ::2] = base
+        out[f"{np.dtype(dtype).name} strided"] = wide[:, ::2]
+    out["big-endian"] = np.array(grid, dtype=">i4")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Module calls read the grid in place
+# ---------------------------------------------------------------------------------------------
+
+@settings(max_examples=examples(60))
+@given(data=st.data(), r=rules_st())
+def test_module_calls_agree_with_llkref_on_every_kind_of_grid(data, r):
+    grid = data.draw(grids(max_side=9, spread=False))
+    pairs = data.draw(point_pairs(grid, n=6))
+    want_link = [llkref.can_link(grid, a, b, **ref_kwargs(r)) for a, b in pairs]
+    for name, src in sources(grid).items():
+        got = [llk.can_link(src, a, b, rules=r) for a, b in pairs]
+        assert got == want_link, (name, r)
+        for a, b in pairs[:3]:
+            assert_path_matches_ref(grid, llk.find_path(src, a, b, rules=r), a, b, r)
+    assert llk.moves(grid, rules=r) == llkref.moves(grid, **ref_kwargs(r))
+
+
+@settings(max_examples=examples(40))
+@given(data=st.data(), r=rules_st(gravity=True))
+def test_module_calls_under_gravity_answer_for_the_compacted_grid(data, r):
+    grid = data.draw(grids(max_side=7, spread=False))
+    settled = [list(row) for row in grid]
+    llkref.apply_gravity(settled, r.gravity)
+    for a, b in data.draw(point_pairs(settled, n=6)):
+        assert llk.can_link(grid, a, b, rules=r) is llkref.can_link(settled, a, b, **ref_kwargs(r))
+        assert llk.find_path(grid, a, b, rules=r) == llkref.find_path(settled, a, b, **ref_kwargs(r))
+    assert llk.moves(grid, rules=r) == llkref.moves(settled, **ref_kwargs(r))
+    assert llk.hint(grid, rules=r) == llkref.hint(settled, **ref_kwargs(r))
+
+
+def test_a_wide_query_reads_only_the_lines_it_needs():
+    """A link test reads the lines through its two tiles and the crossing lines between them,
+    nothing else: a huge grid whose other cells hold garbage answers a local query (this is
+    what makes it cheap), while a Board checks every cell."""
+    grid = [[7, 0, 7] + [0] * 1000] + [[-1, -1, -1] + ["junk"] * 1000 for _ in range(1000)]
+    assert llk.can_link(grid, (0, 0), (0, 2)) is True
+    with pytest.raises(llk.BoardError, match="junk"):
+        llk.Board(grid)
+
+
+def test_moves_with_turns_matches_the_paths():
+    for seed in range(6):
+        for turns in (0, 1, 2, 3):
+            r = llk.Rules(max_turns=turns, border=seed % 2 == 0)
+            board = llk.generate(7, 8, solvable=False, seed=seed, rules=r)
+            grid = board.grid.tolist()
+            arr = board.moves_array(with_turns=True)
+            assert arr.shape[1] == 5 and arr.dtype == np.int32
+            assert arr[:, :4].tolist() == board.moves_array().tolist()
+            for r1, c1, r2, c2, t in arr.tolist():
+                path = llkref.find_path(grid, (r1, c1), (r2, c2), **ref_kwargs(r))
+                assert t == llkref.path_turns(path)
+            assert llk.moves(grid, rules=r, with_turns=True) == [
+                ((a, b), (c, d), t) for a, b, c, d, t in arr.tolist()]
+    assert llk.Board([[1, 2]]).moves_array(with_turns=True).shape == (0, 5)
+    with pytest.raises(TypeError, match="with_turns"):
+        llk.Board([[1, 1]]).moves_array(with_turns=1)
+
+
+# ---------------------------------------------------------------------------------------------
+# update: the next screen
+# ---------------------------------------------------------------------------------------------
+
+def test_update_loads_a_new_screen_in_place():
+    board = llk.generate(6, 8, seed=3, rules=llk.Rules(gravity="down"))
+    view = board.grid
+    board.remove(*board.certificate[0])
+    board.undo()
+    screen = llk.generate(6, 8, solvable=False, seed=9).grid.copy()
+    screen[0, :] = 0                                 # a screen mid-game, not yet compacted
+    board.update(screen)
+    settled = screen.tolist()
+    llkref.apply_gravity(settled, "down")
+    assert board.grid.tolist() == settled and view.tolist() == settled   # views stay live
+    assert board.history == [] and not board.redo() and board.certificate is None
+    assert board.rules == llk.Rules(gravity="down")
+    assert board.moves() == llkref.moves(settled)
+    assert board.index.as_dict() == llkref.tile_index(settled)
+    board.update(board.grid.tolist())                # the same screen again: nothing changes
+    assert board.grid.tolist() == settled
+
+
+@pytest.mark.parametrize("bad", [
+    [[1, 2], [3, 4]],                                # another shape
+    np.zeros((6, 9), dtype=int),
+    [[1] * 8] * 5 + [[1] * 7 + [2.5]],               # a bad value
+    [[1] * 8] * 5 + [[1] * 7],                       # ragged
+    "not a grid",
+])
+def test_a_failed_update_leaves_the_board_unchanged(bad):
+    board = llk.generate(6, 8, seed=1)
+    board.remove(*board.certificate[0])
+    board.undo()
+    before = snapshot(board)
+    certificate = board.certificate
+    with pytest.raises(llk.BoardError):
+        board.update(bad)
+    assert_unchanged(board, before)
+    assert board.certificate == certificate
+
+
+def test_update_is_as_cheap_as_construction_and_keeps_threads_safe():
+    """update takes the writer lock like every change; readers on other threads see the old or
+    the new screen, never a mix (their answers are one of the two)."""
+    import threading
+    a = llk.generate(10, 10, solvable=False, seed=1).grid.copy()
+    b = llk.generate(10, 10, solvable=False, seed=2).grid.copy()
+    board = llk.Board(a)
+    answers = {llk.Board(a).moves_array().tobytes(), llk.Board(b).moves_array().tobytes()}
+    bad = []
+
+    def reader():
+        for _ in range(300):
+            if board.moves_array().tobytes() not in answers:
+                bad.append(1)
+
+    threads = [threading.Thread(target=reader) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for i in range(300):
+        board.update(b if i % 2 else a)
+    for t in threads:
+        t.join()
+    assert not bad
+
+
+# ---------------------------------------------------------------------------------------------
+# Labels from a screen reader
+# ---------------------------------------------------------------------------------------------
+
+def test_boards_from_labels():
+    screen = [["cat", "dog", None, "cat"],
+              [("tile", 3), ("tile", 3), "dog", "LOCK"],
+              [None, 7, None, 7]]
+    board = llk.Board.from_labels(screen, empty=None, walls={"LOCK"})
+    assert board.grid.tolist() == [[1, 2, 0, 1], [3, 3, 2, -1], [0, 4, 0, 4]]
+    assert board.labels == {0: None, 1: "cat", 2: "dog", 3: ("tile", 3), -1: "LOCK", 4: 7}
+    assert board.label_at((1, 0)) == ("tile", 3) and board.label_at((1, 3)) == "LOCK"
+    assert board.label_at((0, 2)) is None
+    assert board.moves() == [((0, 0), (0, 3)), ((0, 1), (1, 2)), ((1, 0), (1, 1)), ((2, 1), (2, 3))]
+    board.remove((1, 0), (1, 1))
+    assert board.label_at((1, 0)) is None
+    # The next screen, in labels: known labels keep their numbers, new ones get new numbers.
+    board.update([["cat", "owl", None, "cat"], ["owl", None, "dog", "LOCK"], [None, "dog", None, None]])
+    assert board.grid.tolist() == [[1, 5, 0, 1], [5, 0, 2, -1], [0, 2, 0, 0]]
+    assert board.labels[5] == "owl" and board.history == []
+    assert board.copy().labels == board.labels
+
+
+def test_labels_that_are_ints_and_bad_labels():
+    board = llk.Board.from_labels([[5, 9, 0], [9, 5, -3]], empty=0, walls=[-3])
+    assert board.grid.tolist() == [[1, 2, 0], [2, 1, -1]]
+    assert [board.label_at(p) for p in ((0, 0), (0, 1), (0, 2), (1, 2))] == [5, 9, 0, -3]
+    with pytest.raises(llk.BoardError, match="hashable"):
+        llk.Board.from_labels([[["a"], "b"]])
+    with pytest.raises(llk.BoardError):
+        llk.Board.from_labels("ab")
+    with pytest.raises(llk.CoordinateError):
+        board.label_at((5, 5))
+    assert llk.Board([[3, 0]]).label_at((0, 0)) == 3 and llk.Board([[3, 0]]).labels is None
+
+
+# ---------------------------------------------------------------------------------------------
+# Presets, and playing a whole game
+# ---------------------------------------------------------------------------------------------
+
+def test_rule_presets():
+    assert llk.Rules.preset("classic") == llk.Rules() == llk.PRESETS["onet"]
+    assert llk.Rules.preset("qq") == llk.Rules(border=False) == llk.PRESETS["hdu1175"]
+    assert llk.Rules.preset("kshisen") == llk.Rules(gravity="down")
+    with pytest.raises(ValueError, match="preset"):
+        llk.Rules.preset("chess")
+
+
+@pytest.mark.parametrize("preset", sorted(llk.PRESETS))
+def test_a_bot_plays_a_whole_game_from_one_solve(preset):
+    """The README recipe: solve once, then click the certificate's pairs one by one."""
+    board = llk.generate(8, 10, seed=4, rules=llk.Rules.preset(preset))
+    solution = llk.solve(board)
+    assert solution.verdict == llk.Verdict.SOLVABLE
+    for a, b in solution.moves:
+        path = board.remove(a, b)
+        assert path[0] == a and path[-1] == b
+    assert board.is_clear()
+
+
+def test_tiny_and_large_boards_build():
+    assert llk.Board([[1, 1]]).moves() == [((0, 0), (0, 1))]
+    big = [[(r * 7 + c) % 50 + 1 for c in range(200)] for r in range(200)]
+    board = llk.Board(big)
+    assert board.grid.tolist() == big
+    assert board.index.counts() == {t: 800 for t in range(1, 51)}
+    sparse = [[7 * 10**8 * (1 + (r + c) % 3) if (r + c) % 7 == 0 else 0 for c in range(14)]
+              for r in range(14)]                    # scattered type values: the sorted index
+    board = llk.Board(sparse)
+    assert board.index.as_dict() == llkref.tile_index(sparse)
+    assert board.moves() == llkref.moves(sparse)
+
+
+def test_every_cell_query_agrees_on_a_small_board():
+    grid = [[1, 2, 0, 1], [3, 3, 2, -1], [0, 4, 0, 4]]
+    for r in (llk.Rules(), llk.Rules(border=False), llk.Rules(max_turns=1)):
+        cells = list(itertools.product(range(3), range(4)))
+        for a, b in itertools.product(cells, cells):
+            assert llk.can_link(grid, a, b, rules=r) is llkref.can_link(grid, a, b, **ref_kwargs(r))

@@ -1,0 +1,319 @@
+"""Bounded and safe at the edges: time limits at every rule setting, Ctrl-C and Solver.cancel
+on big boards, moves and hints above two turns without a search per pair, and sizes validated.
+
+The stress tests use seeded boards and real signals; each asserts a bound with room for a
+loaded machine (docs/edges.md says what the bounds come from).
+"""
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import llkref
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import llkcore as llk
+from conftest import examples, grids, ref_kwargs, rules_st
+
+BIN = Path(sys.executable).parent
+
+
+def sparse_grid(n: int, keep: float = 0.15, seed: int = 2026) -> np.ndarray:
+    """A seeded n x n deal (types x 4) with whole pairs emptied until about ``keep`` is left."""
+    grid = llk.generate(n, n, solvable=False, seed=seed).grid.copy()
+    values = grid.ravel()
+    pairs = np.argsort(values, kind="stable").reshape(-1, 2)    # two cells of one type each
+    drop = np.random.default_rng(seed + 1).random(len(pairs)) > keep
+    values[pairs[drop].ravel()] = 0
+    return values.reshape(n, n)
+
+
+SPARSE_130 = sparse_grid(130)
+
+
+# ---------------------------------------------------------------------------------------------
+# Time limits hold for every strategy and every max_turns
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("turns", [2, 3])
+@pytest.mark.parametrize("strategy", llk.solver.STRATEGIES)
+def test_time_limit_holds_on_a_sparse_130x130_board(strategy, turns):
+    """Above two turns one link test is a search over the whole board, so a clock read per node
+    is not enough: the clock is read before every search, and time_limit=0.5 returns in time."""
+    board = llk.Board(SPARSE_130, rules=llk.Rules(max_turns=turns))
+    start = time.perf_counter()
+    sol = llk.solve(board, strategy=strategy, time_limit=0.5)
+    elapsed = time.perf_counter() - start
+    assert elapsed < 1.0, (elapsed, sol)
+    assert sol.verdict != llk.Verdict.UNSOLVABLE    # a cut-short run never claims a proof
+    if sol.verdict == llk.Verdict.SOLVABLE:
+        assert llk.verify(board, sol.moves)
+
+
+def test_time_limit_holds_under_gravity_above_two_turns():
+    board = llk.Board(SPARSE_130, rules=llk.Rules(max_turns=3, gravity="down"))
+    start = time.perf_counter()
+    sol = llk.solve(board, time_limit=0.5)
+    assert time.perf_counter() - start < 1.0
+    assert sol.verdict == llk.Verdict.UNKNOWN and sol.reason == "time_limit"
+
+
+def test_cancel_stops_a_long_solve_above_two_turns():
+    """Solver.cancel from another thread reaches the link tests inside a strategy's loops."""
+    solver = llk.Solver(strategy="greedy-mobility")
+    board = llk.Board(SPARSE_130, rules=llk.Rules(max_turns=4))
+    timer = threading.Timer(0.3, solver.cancel)
+    timer.start()
+    start = time.perf_counter()
+    try:
+        sol = solver.solve(board)
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - start < 1.0
+    assert sol.verdict == llk.Verdict.UNKNOWN and sol.reason == "cancelled"
+
+
+# ---------------------------------------------------------------------------------------------
+# Moves and hints above two turns: one run flood per tile
+# ---------------------------------------------------------------------------------------------
+
+def test_moves_and_hint_above_two_turns_on_a_sparse_130x130_board():
+    """Was minutes (a search per same-type pair); now one flood per tile."""
+    board = llk.Board(SPARSE_130, rules=llk.Rules(max_turns=3))
+    start = time.perf_counter()
+    moves = board.moves_array(with_turns=True)
+    hint = board.hint()
+    assert time.perf_counter() - start < 10
+    assert len(moves) > 0 and set(moves[:, 4].tolist()) <= {0, 1, 2, 3}
+    best = moves[moves[:, 4] == moves[:, 4].min()]
+    assert hint in [((r1, c1), (r2, c2)) for r1, c1, r2, c2, _ in best.tolist()]
+
+
+@settings(max_examples=examples(120))
+@given(grid=grids(max_side=9), r=rules_st())
+def test_moves_with_turns_give_the_fewest_turns(grid, r):
+    """Every max_turns: each pair's turns are those of llkref's best path."""
+    board = llk.Board(grid, rules=r)
+    for r1, c1, r2, c2, t in board.moves_array(with_turns=True).tolist():
+        path = llkref.find_path(grid, (r1, c1), (r2, c2), **ref_kwargs(r))
+        assert path is not None and t == len(path) - 2
+
+
+# ---------------------------------------------------------------------------------------------
+# Ctrl-C: a real SIGINT stops every long call within a second or two
+# ---------------------------------------------------------------------------------------------
+
+_CHILD = textwrap.dedent("""
+    import json, sys, time
+    import numpy as np
+    import llkcore as llk
+
+    def step(name, call):
+        print("ready", name, flush=True)
+        try:
+            call()
+        except KeyboardInterrupt:
+            print(json.dumps([name, time.monotonic()]), flush=True)
+        else:
+            print(json.dumps([name, None]), flush=True)
+
+    big = llk.Board(sparse_grid(1024), rules=llk.Rules(max_turns=3))
+    step("moves", big.moves)
+    step("hint", big.hint)
+    step("solve", lambda: llk.solve(llk.Board(sparse_grid(512), rules=llk.Rules(max_turns=3))))
+    step("analyze", lambda: llk.analyze([big] * 4, workers=2))
+    step("generate", lambda: llk.generate(1024, 1024, seed=1))
+    full = llk.generate(1024, 1024, solvable=False, seed=2)
+    before = full.grid.copy()
+    step("shuffle", full.shuffle)
+    print(json.dumps(["unchanged", bool(np.array_equal(before, full.grid))
+                      and full.history == [] and not full.undo()]), flush=True)
+""")
+
+
+def _interrupt_each(proc, names):
+    """Send SIGINT half a second after each 'ready'; return {name: seconds until stopped}."""
+    delays = {}
+    for name in names:
+        line = proc.stdout.readline()
+        assert line.split() == ["ready", name], (line, proc.stderr.read() if not line else "")
+        time.sleep(0.5)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        got, stopped = json.loads(proc.stdout.readline())
+        assert got == name
+        delays[name] = None if stopped is None else stopped - sent
+    return delays
+
+
+def test_ctrl_c_stops_moves_hint_solve_analyze_generate_and_shuffle_on_big_boards():
+    """One child process makes each long call in turn; a SIGINT half a second into each must
+    come out as KeyboardInterrupt within a second or so."""
+    child = _CHILD.replace("import llkcore as llk\n",
+                           "import llkcore as llk\n" + inspect.getsource(sparse_grid), 1)
+    proc = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        delays = _interrupt_each(proc, ["moves", "hint", "solve", "analyze", "generate", "shuffle"])
+        unchanged = json.loads(proc.stdout.readline())
+        proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0
+    print("seconds from SIGINT to KeyboardInterrupt:", delays)
+    for name, delay in delays.items():
+        assert delay is not None, f"{name} finished before the signal: make it longer"
+        assert delay < 1.5, (name, delay)
+    assert unchanged == ["unchanged", True]     # an interrupted shuffle changed nothing
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="waits on /proc/PID/maps")
+def test_llk_solve_without_a_time_limit_exits_130_on_ctrl_c(tmp_path):
+    board = tmp_path / "big.npy"
+    np.save(board, sparse_grid(512))
+    proc = subprocess.Popen([str(BIN / "llk"), "solve", str(board), "--turns", "3"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        # Wait until llkcore is imported (its last kernel mapped), then give it a second to read
+        # the board and start solving: a signal during start-up is not what this tests.
+        deadline = time.monotonic() + 60
+        maps = Path(f"/proc/{proc.pid}/maps")
+        while time.monotonic() < deadline and proc.poll() is None and (
+                not maps.exists() or "_core/solve." not in maps.read_text()):
+            time.sleep(0.05)
+        time.sleep(1.0)
+        assert proc.poll() is None, proc.communicate()
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+        stopped = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    assert stopped < 2, stopped
+
+
+# ---------------------------------------------------------------------------------------------
+# Big solvable deals are near-linear in cells
+# ---------------------------------------------------------------------------------------------
+
+def test_a_256x256_solvable_deal_takes_a_fraction_of_what_it_took():
+    """Was 5-11 s (a scan of every tile and a full flood per step). Replaying its 32,768 moves
+    would cost seconds, so the certificate replayed is an 80x80 deal's, under two rule sets."""
+    start = time.perf_counter()
+    board = llk.generate(256, 256, seed=11)
+    assert time.perf_counter() - start < 5.0     # room for a debug (-O0) build on a busy machine
+    assert board.tiles_left == 256 * 256 and len(board.certificate) == 256 * 256 // 2
+    for rules in (llk.Rules(), llk.Rules(max_turns=3, border=False)):
+        board = llk.generate(80, 80, seed=12, rules=rules)
+        assert llk.verify(board, board.certificate)
+
+
+# ---------------------------------------------------------------------------------------------
+# Counts and sizes are validated, never silently replaced
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value, exc", [(0, ValueError), (-1, ValueError), (True, TypeError),
+                                        (2.0, TypeError), ("4", TypeError)])
+def test_dask_npartitions_is_an_int_of_at_least_one(value, exc):
+    pytest.importorskip("dask.bag")
+    import llkcore.dask as llk_dask
+    with pytest.raises(exc, match="npartitions"):
+        llk_dask.analyze([[[1, 1]]], npartitions=value, scheduler="sync")
+
+
+# ---------------------------------------------------------------------------------------------
+# The dead-state table's cap bounds the memory of a long gravity search
+# ---------------------------------------------------------------------------------------------
+
+_MEMO_CHILD = textwrap.dedent("""
+    import llkcore as llk
+
+    def kib(key):
+        with open("/proc/self/status") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith(key))
+
+    # Seed 1: the gravity search needs more than 160,000 nodes for it (it solves seed 0's deal
+    # in 103,317).
+    board = llk.generate(18, 8, solvable=False, seed=1, rules=llk.Rules(gravity="down"))
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")                    # the peak (VmHWM) starts again from the current RSS
+    before = kib("VmRSS")
+    sol = llk.Solver(memo_entries=2**16, node_limit=160_000).solve(board)
+    print(sol.nodes, (kib("VmHWM") - before) / 1024)
+""")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/clear_refs"), reason="needs Linux's peak reset")
+def test_gravity_search_peak_memory_stays_within_the_memo_cap():
+    """A cap of 2**16 entries is a 1 MiB table, which 160,000 nodes fill: the table doubles in
+    place, so the search's peak is the table (measured 0.8-0.9 MiB above the RSS before, which
+    includes memory the solve frees; it was 1.6, 1.5 times the table, while the last doubling
+    held the old table beside the new)."""
+    out = subprocess.run([sys.executable, "-c", _MEMO_CHILD], capture_output=True, text=True,
+                         timeout=300, check=True).stdout.split()
+    nodes, added_mib = int(out[0]), float(out[1])
+    assert nodes == 160_000
+    assert 0.6 < added_mib < 1.3, added_mib     # the table and no more
+
+
+@st.composite
+def few_type_grids(draw):
+    """Boards where some type has more than FLOOD_MIN_COUNT (64) tiles."""
+    rows = draw(st.integers(11, 14))
+    cols = draw(st.integers(11, 14))
+    cells = draw(st.lists(st.sampled_from([0, 0, 1, 1, 1, 1, 1, 2, -1]), min_size=rows * cols,
+                          max_size=rows * cols))
+    assume(cells.count(1) > 64)
+    return [cells[r * cols:(r + 1) * cols] for r in range(rows)]
+
+
+@settings(max_examples=examples(30))
+@given(grid=few_type_grids(), r=rules_st(turns=(0, 1, 2)))
+def test_types_with_many_tiles_are_flooded_and_agree_with_the_pair_sweep(grid, r):
+    """Up to two turns a type of more than 64 tiles gets one flood per tile instead of a sweep
+    per pair (n^2 / 2 of them): the same moves as the link test of every same-type pair (the
+    sweep; llkref agrees with it elsewhere, and is too slow for thousands of pairs here), their
+    fewest turns as the best paths show, and the hint those give."""
+    board = llk.Board(grid, rules=r)
+    cells = {t: [tuple(p) for p in np.argwhere(np.array(grid) == t).tolist()] for t in (1, 2)}
+    pairs = [(a, b) for group in cells.values() for i, a in enumerate(group) for b in group[i + 1:]]
+    linked = board.can_link_many([[*a, *b] for a, b in pairs]) if pairs else []
+    expected = sorted(p for p, ok in zip(pairs, linked) if ok)
+    assert board.moves() == expected
+    rows = board.moves_array(with_turns=True).tolist()
+    best = None
+    for r1, c1, r2, c2, t in rows:
+        path = board.find_path((r1, c1), (r2, c2))
+        assert t == len(path) - 2
+        length = sum(abs(p[0] - q[0]) + abs(p[1] - q[1]) for p, q in zip(path, path[1:]))
+        key = (t, length, ((r1, c1), (r2, c2)))
+        best = key if best is None or key < best else best
+    assert board.hint() == (None if best is None else best[2])
+    assert board.is_stuck() == (expected == [] and board.tiles_left > 0)
+
+
+def test_a_big_board_with_few_types_lists_its_moves_quickly():
+    """1024x1024 with 4 types (262,144 tiles each): 3 * 10^10 same-type pairs, but one flood per
+    tile on a full board costs almost nothing."""
+    board = llk.generate(1024, 1024, types=4, solvable=False, seed=3)
+    start = time.perf_counter()
+    moves = board.moves_array()
+    assert time.perf_counter() - start < 10
+    assert len(moves) > 0 and (moves[:, :2] < moves[:, 2:]).any()

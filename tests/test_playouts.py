@@ -1,0 +1,195 @@
+"""The playout kernel (_core/playouts.pyx) and the hint order (pairs.hint_order).
+
+- random playouts leave the state exactly as it was, are reproducible from the stream, and
+  n + m playouts on one stream are the n-run followed by the m-run;
+- each step draws uniformly among the removable pairs (also when the rejection draws miss and
+  every pair is listed), and a kept clearing playout is a certificate;
+- replay plays a sequence while it stays legal;
+- allocation failures raise MemoryError and leave the state as it was;
+- hint_order is every removable pair in llkref's hint order (fewest turns, shortest, smallest).
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import llkcore as llk
+import llkref
+from conftest import GRAVITIES, deals, examples, grids, ref_kwargs, rules_st
+from llkcore import _deals
+from llkcore._core import alloc as _alloc
+from llkcore._core import pairs as _pairs
+from llkcore._core import playouts as _playouts
+from llkcore.coords import cells_of, moves_of
+
+
+def fingerprint(board):
+    """Everything a kernel call on a state copy must leave alone, read through a fresh Board."""
+    return board.grid.tolist(), board.moves(), board.index.as_dict()
+
+
+def run(board, count, seed=0, keep_clear=False, time_limit=-1.0):
+    rules = board.rules
+    return _playouts.random_playouts(board._state, rules.max_turns, rules.gravity_code, count,
+                                     _deals.rng_state(seed), time_limit, keep_clear)
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(grid=deals(max_side=6), rules=rules_st(gravity=True, turns=(0, 1, 2, 3)),
+       seed=st.integers(0, 2**32))
+def test_playouts_leave_the_state_as_it_was_and_repeat_per_seed(grid, rules, seed):
+    board = llk.Board(grid, rules=rules)
+    before = fingerprint(board)
+    removed, cleared = run(board, 20, seed, keep_clear=True)
+    assert fingerprint(board) == before
+    assert removed.shape == (20,) and removed.dtype == np.int32
+    assert ((0 <= removed) & (removed <= board.tiles_left // 2)).all()
+    again, cleared_again = run(board, 20, seed, keep_clear=True)
+    assert np.array_equal(removed, again)
+    if cleared is None:
+        assert cleared_again is None and (removed < board.tiles_left // 2).all()
+    else:
+        assert np.array_equal(cleared, cleared_again)
+        assert llk.verify(board, moves_of(cleared, board._state.width))
+    # The stream is consumed playout by playout: 7 + 13 playouts are the 20.
+    stream = _deals.rng_state(seed)
+    first, _ = _playouts.random_playouts(board._state, rules.max_turns, rules.gravity_code, 7, stream)
+    rest, _ = _playouts.random_playouts(board._state, rules.max_turns, rules.gravity_code, 13, stream)
+    assert np.array_equal(np.concatenate([first, rest]), removed)
+
+
+def test_playouts_depend_on_the_position_not_on_the_history():
+    board = llk.generate(6, 8, seed=4)
+    for a, b in board.certificate[:5]:
+        board.remove(a, b)
+    for _ in range(5):
+        board.undo()
+    board.redo()
+    fresh = llk.Board(board.grid)
+    assert np.array_equal(run(board, 50, 9)[0], run(fresh, 50, 9)[0])
+
+
+def first_moves(board, seeds, draws=32):
+    """The first removal of each seed's playout (every playout here clears)."""
+    rules = board.rules
+    firsts = Counter()
+    for seed in seeds:
+        _, cleared = _playouts.random_playouts(board._state, rules.max_turns, rules.gravity_code,
+                                               1, _deals.rng_state(seed), -1.0, True, draws)
+        assert cleared is not None
+        firsts[tuple(cleared[0])] += 1
+    return firsts
+
+
+@pytest.mark.parametrize("draws", [32, 0])
+def test_each_step_draws_uniformly_among_the_removable_pairs(draws):
+    """By rejection (32 draws) and by listing every pair (0 draws): four independent twins."""
+    grid = [[1, 1, -1, 2, 2],
+            [-1, -1, -1, -1, -1],
+            [3, 3, -1, 4, 4]]
+    board = llk.Board(grid, rules=llk.Rules(border=False))
+    n = 800
+    counts = first_moves(board, range(n), draws)
+    assert len(counts) == 4
+    chi2 = sum((k - n / 4) ** 2 / (n / 4) for k in counts.values())
+    assert chi2 < 16.3  # p = 0.001 for 3 degrees of freedom
+
+
+def test_a_stuck_position_and_an_empty_one():
+    stuck = llk.Board([[1, 2], [2, 1]], rules=llk.Rules(border=False))
+    removed, cleared = run(stuck, 5, keep_clear=True)
+    assert removed.tolist() == [0] * 5 and cleared is None
+    empty = llk.Board([[0, -1]])
+    removed, cleared = run(empty, 3, keep_clear=True)
+    assert removed.tolist() == [0] * 3 and cleared.shape == (0, 2)
+    assert run(empty, 0)[0].shape == (0,)
+
+
+def test_a_time_limit_stops_the_playouts():
+    board = llk.generate(20, 20, seed=1)
+    removed, _ = run(board, 10**6, time_limit=0.05)
+    assert 0 < len(removed) < 10**6
+    assert fingerprint(board) == fingerprint(llk.Board(board.grid))
+
+
+def test_bad_arguments_are_refused():
+    board = llk.Board([[1, 1]])
+    with pytest.raises(ValueError, match="rng_state"):
+        _playouts.random_playouts(board._state, 2, 0, 1, np.zeros(3, dtype=np.uint64))
+    with pytest.raises(ValueError, match="count"):
+        _playouts.random_playouts(board._state, 2, 0, -1, _deals.rng_state(0))
+    with pytest.raises(ValueError, match="shape"):
+        _playouts.replay(board._state.copy(), np.zeros((2, 3), dtype=np.int32), 2, 0)
+
+
+@pytest.mark.parametrize("gravity", [None, "down"])
+def test_every_failed_allocation_raises_memory_error_and_leaves_the_state(gravity):
+    board = llk.generate(6, 6, seed=2, rules=llk.Rules(gravity=gravity))
+    before = fingerprint(board)
+    expected = run(board, 4, keep_clear=True)
+    failures = 0
+    for n in range(60):
+        _alloc.fail_allocations_after(n)
+        try:
+            got = run(board, 4, keep_clear=True)
+        except MemoryError:
+            failures += 1
+            continue
+        finally:
+            _alloc.fail_allocations_after(None)
+        assert np.array_equal(got[0], expected[0])
+        break
+    assert failures > 0
+    assert fingerprint(board) == before
+    assert np.array_equal(run(board, 4)[0], expected[0])
+    cert = cells_of(np.array([[*a, *b] for a, b in board.certificate]), board._state.width)
+    state = board._state.copy()
+    _alloc.fail_allocations_after(0)
+    try:
+        with pytest.raises(MemoryError):
+            _playouts.replay(state, cert, 2, board.rules.gravity_code)
+    finally:
+        _alloc.fail_allocations_after(None)
+    assert _playouts.replay(state, cert, 2, board.rules.gravity_code) == len(cert)
+
+
+# ---- replay --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("gravity", GRAVITIES)
+def test_replay_plays_a_certificate_and_stops_at_the_first_illegal_move(gravity):
+    rules = llk.Rules(gravity=gravity)
+    board = llk.generate(6, 8, seed=5, rules=rules)
+    width = board._state.width
+    cert = cells_of(np.array([[*a, *b] for a, b in board.certificate]), width)
+    state = board._state.copy()
+    assert _playouts.replay(state, cert, 2, rules.gravity_code) == len(cert)
+    assert state.tiles == 0
+    broken = cert.copy()
+    broken[5] = broken[5][::-1] + 0     # same pair, either order: still legal
+    assert _playouts.replay(board._state.copy(), broken, 2, rules.gravity_code) == len(cert)
+    broken[5] = [broken[5][0], broken[5][0]]    # one cell twice: illegal
+    assert _playouts.replay(board._state.copy(), broken, 2, rules.gravity_code) == 5
+    broken[5] = [0, 10**9]                      # off the grid: illegal, no crash
+    assert _playouts.replay(board._state.copy(), broken, 2, rules.gravity_code) == 5
+    assert fingerprint(board) == fingerprint(llk.Board(board.grid, rules=rules))
+
+
+# ---- hint order ----------------------------------------------------------------------------
+
+@settings(max_examples=examples(150), deadline=None)
+@given(grid=grids(max_rows=7, max_cols=7, max_types=4), rules=rules_st(turns=(0, 1, 2, 3)))
+def test_hint_order_is_llkref_order_and_starts_with_the_hint(grid, rules):
+    board = llk.Board(grid, rules=rules)
+    order = moves_of(_pairs.hint_order(board._state, rules.max_turns), board._state.width)
+    kw = ref_kwargs(rules)
+
+    def key(move):
+        path = llkref.find_path(grid, *move, **kw)
+        return (llkref.path_turns(path), llkref.path_length(path), move)
+
+    assert order == sorted(llkref.moves(grid, **kw), key=key)
+    assert (order[0] if order else None) == board.hint()

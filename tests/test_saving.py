@@ -1,0 +1,225 @@
+"""Saved games: board.to_json() / llk.Board.from_json() (and pickling, which uses the same
+document and replay) keep the grid, rules, undo and redo history (reshuffles included),
+certificate, labels and seed; a malformed document or one of a newer version is refused with a
+BoardError that says what is wrong."""
+from __future__ import annotations
+
+import json
+import pickle
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import llkcore as llk
+from llkcore import saving
+from conftest import examples, redo_trail
+
+
+def undo_trail(board):
+    """The grids (and certificates) undo leads to, computed on a copy."""
+    work = board.copy()
+    trail = []
+    while work.undo():
+        trail.append((work.grid.tolist(), work.certificate))
+    return trail
+
+
+def assert_same_game(again, board):
+    """Same position, rules, history both ways, certificate, labels and seed."""
+    assert again.rules == board.rules
+    assert again.grid.tolist() == board.grid.tolist()
+    assert again.index.as_dict() == board.index.as_dict()
+    assert again.history == board.history
+    assert again.certificate == board.certificate
+    assert again.seed == board.seed
+    assert again.labels == board.labels
+    assert undo_trail(again) == undo_trail(board)
+    assert redo_trail(again) == redo_trail(board)
+
+
+def play(board, data, steps):
+    """Random legal removals, undos, redos and reshuffles drawn by hypothesis."""
+    for _ in range(steps):
+        action = data.draw(st.sampled_from(["remove", "remove", "remove", "undo", "redo", "shuffle"]))
+        if action == "remove":
+            moves = board.moves()
+            if moves:
+                board.remove(*moves[data.draw(st.integers(0, len(moves) - 1))])
+        elif action == "undo":
+            board.undo()
+        elif action == "redo":
+            board.redo()
+        else:
+            try:
+                board.shuffle(seed=data.draw(st.integers(0, 99)),
+                              solvable=data.draw(st.booleans()))
+            except llk.DealError:
+                pass
+
+
+@settings(max_examples=examples(60))
+@given(seed=st.integers(0, 10**6), gravity=st.sampled_from([None, "down", "up", "left", "right"]),
+       border=st.booleans(), data=st.data())
+def test_round_trip_of_a_played_game_with_gravity_reshuffles_undo_and_redo(seed, gravity, border, data):
+    rules = llk.Rules(border=border, gravity=gravity)
+    board = llk.generate(data.draw(st.integers(2, 6)), data.draw(st.integers(2, 6)) // 2 * 2,
+                         seed=seed, rules=rules)
+    play(board, data, data.draw(st.integers(0, 12)))
+    text = board.to_json()
+    again = llk.Board.from_json(text)
+    assert_same_game(again, board)
+    assert again.to_json() == text                      # the document is a fixed point
+    assert json.loads(text)["version"] == saving.VERSION
+    twin = pickle.loads(pickle.dumps(board))             # pickling: the same replay
+    assert_same_game(twin, board)
+    # The restored game plays on like the original.
+    for b in (board, again):
+        while b.redo():
+            pass
+    assert again.grid.tolist() == board.grid.tolist() and again.certificate == board.certificate
+
+
+def test_document_fields_of_a_generated_game():
+    board = llk.generate(4, 6, seed=12, rules=llk.Rules(gravity="down"))
+    first, second = board.certificate[:2]
+    board.remove(*first)
+    board.remove(*second)
+    board.undo()
+    doc = json.loads(board.to_json())
+    assert doc["format"] == "llkcore.board" and doc["version"] == 1
+    assert doc["rules"] == {"max_turns": 2, "border": True, "gravity": "down"}
+    assert doc["seed"] == 12 and doc["labels"] is None
+    assert doc["grid"] == board.grid.tolist()
+    assert doc["start"]["grid"] == llk.generate(4, 6, seed=12, rules=board.rules).grid.tolist()
+    assert doc["history"] == [[*first[0], *first[1]]]
+    assert doc["redo"] == [[*second[0], *second[1]]]
+    assert doc["certificate"] == [[*a, *b] for a, b in board.certificate]
+    # A board without history has no start position.
+    assert "start" not in json.loads(llk.Board([[1, 1]]).to_json())
+
+
+def test_reshuffles_are_saved_as_steps_and_undo_restores_the_certificate():
+    board = llk.generate(4, 4, seed=3)
+    dealt = board.certificate
+    board.remove(*dealt[0])
+    board.shuffle(seed=5)
+    reshuffled = board.certificate
+    board.remove(*reshuffled[0])
+    board.undo()
+    doc = json.loads(board.to_json())
+    (removal, shuffle) = doc["history"]
+    assert shuffle["certificate"] == [[*a, *b] for a, b in reshuffled]
+    assert sorted(shuffle["shuffle"]) == sorted(board.grid[board.grid > 0].tolist())
+    again = llk.Board.from_json(json.dumps(doc))
+    assert again.certificate == reshuffled
+    assert again.redo() and again.undo()
+    assert again.undo() and again.certificate == dealt       # undoing the reshuffle
+    assert again.undo() and again.grid.tolist() == llk.generate(4, 4, seed=3).grid.tolist()
+
+
+def test_labels_round_trip_tuples_none_and_walls():
+    screen = [["cat", ("dog", 2), None, "rock"],
+              ["cat", ("dog", 2), 7, 7.5],
+              [True, None, 7.5, True]]
+    board = llk.Board.from_labels(screen, walls=["rock"])
+    board.remove((0, 0), (1, 0))
+    again = llk.Board.from_json(board.to_json())
+    assert again.labels == board.labels and again.label_at((0, 1)) == ("dog", 2)
+    assert again.undo() and again.label_at((0, 0)) == "cat"
+    assert pickle.loads(pickle.dumps(board)).labels == board.labels
+    # Labels JSON cannot hold are refused by to_json, not written wrong (pickle keeps them).
+    odd = llk.Board.from_labels([[frozenset({1}), frozenset({1})]])
+    with pytest.raises(TypeError, match="cannot be saved as JSON"):
+        odd.to_json()
+    assert pickle.loads(pickle.dumps(odd)).labels == odd.labels
+
+
+def test_generate_records_its_seed_and_the_seed_deals_the_board_again():
+    board = llk.generate(6, 6, seed=99)
+    assert board.seed == 99
+    fresh = llk.generate(6, 6)                          # seed None: a drawn seed is recorded
+    assert isinstance(fresh.seed, int) and fresh.seed >= 0
+    again = llk.generate(6, 6, seed=fresh.seed)
+    assert again.grid.tolist() == fresh.grid.tolist() and again.certificate == fresh.certificate
+    assert llk.generate(4, 4, solvable=False, seed=4).seed == 4
+    assert llk.Board(board.grid).seed is None
+    assert board.copy().seed == 99
+    board.update(board.grid.copy())                     # a new screen is not the dealt board
+    assert board.seed is None
+
+
+# ---------------------------------------------------------------------------------------------
+# Refused documents
+# ---------------------------------------------------------------------------------------------
+
+def saved(**changes):
+    board = llk.generate(2, 4, seed=1)
+    board.remove(*board.certificate[0])
+    doc = json.loads(board.to_json())
+    for key, value in changes.items():
+        if value is KeyError:
+            del doc[key]
+        else:
+            doc[key] = value
+    return json.dumps(doc)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("{not json", "not valid JSON"),
+    ("[" * 100_000, "nested too deeply|not valid JSON"),
+    ("[[1, 1]]", "expected a JSON object"),
+    ('{"grid": [[1, 1]]}', "not a saved llkcore board"),
+    (saved(format="something.else"), "not a saved llkcore board"),
+    (saved(version=2), r"version 2 is newer .* upgrade llkcore"),
+    (saved(version=0), "version"),
+    (saved(version="1"), "version"),
+    (saved(version=True), "version"),
+    (saved(extra=1), r"unknown field\(s\) \['extra'\]"),
+    (saved(grid=KeyError), "required"),
+    (saved(rules=KeyError), "required"),
+    (saved(grid=[[1.0, 1]]), "list of rows of integers"),
+    (saved(grid=[[True, 1]]), "list of rows of integers"),
+    (saved(grid=[[1, 1], [1]]), "ragged|rows"),
+    (saved(grid=[[2**40, 1]]), "int32"),
+    (saved(rules={"max_turns": 2, "gravity": "sideways"}), "bad rules"),
+    (saved(rules={"turns": 2}), "bad rules: unknown rules field"),
+    (saved(rules=[2]), "bad rules"),
+    (saved(history=[[0, 0, 0, 0]]), "history step 1 is not a legal removal"),
+    (saved(history=[[0, 0, 9, 9]]), "history step 1: point"),
+    (saved(history=[[0, 0, 1]]), r"history step 1 must be \[r1, c1, r2, c2\]"),
+    (saved(history="no"), "must be a list of steps"),
+    (saved(history=[{"shuffle": [1], "certificate": None}]), "lists the new type of each"),
+    (saved(history=[{"shuffle": [9] * 8, "certificate": None}]), "not the same multiset"),
+    (saved(history=[{"shuffle": [1] * 8}]), "a reshuffle is"),
+    (saved(start=KeyError), "needs its \"start\""),
+    (saved(grid=[[0, 0, 0, 0], [0, 0, 0, 0]]), "does not lead to its grid"),
+    (saved(start=[[1, 1]]), "\"start\" must be an object"),
+    (saved(seed=-1), "seed"),
+    (saved(seed=False), "seed"),
+    (saved(certificate=[[0, 0, 0]]), r"certificate move 1 must be \[r1, c1, r2, c2\]"),
+    (saved(certificate=[[0, 0, 5, 5]]), "certificate move 1: point"),
+    (saved(labels=[[1, "a"]]), "no label for an empty cell"),
+    (saved(labels=[[0, None], [0, "a"]]), "appears twice"),
+    (saved(labels=[[0, None], [1, "a"]]), "does not name"),
+    (saved(labels=[[0, {"a": 1}]]), "a label is"),
+])
+def test_malformed_or_newer_documents_raise_board_error(text, message):
+    with pytest.raises(llk.BoardError, match=message):
+        llk.Board.from_json(text)
+
+
+def test_from_json_takes_text_only():
+    with pytest.raises(TypeError, match="JSON text"):
+        llk.Board.from_json({"format": "llkcore.board"})
+    assert llk.Board.from_json(saved().encode()).shape == (2, 4)
+
+
+def test_rules_to_dict_and_back():
+    for rules in (llk.Rules(), llk.Rules(max_turns=0, border=False, gravity="left")):
+        assert llk.Rules.from_dict(rules.to_dict()) == rules
+    assert llk.Rules.from_dict({}) == llk.Rules()
+    with pytest.raises(ValueError, match="unknown rules field"):
+        llk.Rules.from_dict({"gravity": None, "diagonal": True})
+    with pytest.raises(TypeError):
+        llk.Rules.from_dict({"border": "yes"})

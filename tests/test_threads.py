@@ -1,0 +1,116 @@
+"""Threads sharing one Board: readers and writers at once, for a bounded time.
+
+The review's reproducer (a 40x40 generated board, three threads asking for hints while a writer
+removes and undoes) once read before a work buffer; every method now holds the Board's locks
+(docs/architecture.md, "Threads"). The stress runs in a subprocess so that a crash is a clear
+failure, for LLKCORE_STRESS_SECONDS seconds (default 3; CI runs it longer on the bounds-checked
+build), then checks the board against llkref.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+STRESS = textwrap.dedent("""
+    import random, sys, threading, time
+    import numpy as np
+    import llkcore as llk
+    import llkref
+
+    seconds = float(sys.argv[1])
+    for rules in (llk.Rules(), llk.Rules(max_turns=3, gravity="down")):
+        board = llk.generate(40, 40, seed=7, rules=rules)
+        screens = [llk.generate(40, 40, seed=s, rules=rules).grid.copy() for s in (8, 9)]
+        stop = time.monotonic() + seconds / 2
+        errors, counts = [], {"reads": 0, "writes": 0}
+
+        def reader(kind):
+            rng = random.Random(kind)
+            while time.monotonic() < stop:
+                try:
+                    if kind == 0:
+                        move = board.hint()
+                        assert move is None or len(move) == 2
+                    elif kind == 1:
+                        arr = board.moves_array(with_turns=True)
+                        assert arr.ndim == 2 and arr.shape[1] == 5
+                    else:
+                        q = np.array([[rng.randrange(40), rng.randrange(40), rng.randrange(40),
+                                       rng.randrange(40)] for _ in range(50)])
+                        board.can_link_many(q)
+                        board.find_path((q[0, 0], q[0, 1]), (q[0, 2], q[0, 3]))
+                        board.index.counts()
+                        board.is_stuck()
+                    counts["reads"] += 1
+                except Exception as exc:
+                    errors.append(repr(exc))
+                    return
+
+        def writer(kind):
+            rng = random.Random(100 + kind)
+            while time.monotonic() < stop:
+                try:
+                    if kind == 0:
+                        for _ in range(3):
+                            found = board.moves()
+                            if found:
+                                try:
+                                    board.remove(*rng.choice(found))
+                                except llk.IllegalMove:
+                                    pass            # the other writer changed the board
+                        for _ in range(3):
+                            board.undo()
+                    else:
+                        step = rng.randrange(4)
+                        if step == 0:
+                            try:
+                                board.shuffle(seed=rng.randrange(1000))
+                            except llk.DealError:
+                                pass
+                        elif step == 1:
+                            board.redo()
+                        elif step == 2:
+                            board.undo()
+                        else:
+                            board.update(screens[rng.randrange(2)])
+                    counts["writes"] += 1
+                except Exception as exc:
+                    errors.append(repr(exc))
+                    return
+
+        threads = [threading.Thread(target=reader, args=(k,)) for k in range(3)]
+        threads += [threading.Thread(target=writer, args=(k,)) for k in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not errors, errors
+        assert counts["reads"] > 10 and counts["writes"] > 10, counts
+        grid = board.grid.tolist()
+        assert board.index.as_dict() == llkref.tile_index(grid)
+        # A state kept in step through every change answers as one built afresh from its grid.
+        assert board.moves() == llk.Board(grid, rules=rules).moves()
+        assert board.hint() == llk.Board(grid, rules=rules).hint()
+        # The history still replays: undo everything, then redo it.
+        steps = 0
+        while board.undo():
+            steps += 1
+        for _ in range(steps):
+            board.redo()
+        assert board.grid.tolist() == grid
+        print(rules, counts)
+    print("ok")
+""")
+
+
+def test_readers_and_writers_share_one_board():
+    seconds = os.environ.get("LLKCORE_STRESS_SECONDS", "3")
+    done = subprocess.run([sys.executable, "-c", STRESS, seconds], capture_output=True, text=True,
+                          timeout=120 + 2 * float(seconds),
+                          cwd=Path(__file__).resolve().parents[1] / "tests",
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "python")})
+    assert done.returncode == 0 and done.stdout.strip().endswith("ok"), (done.returncode, done.stdout,
+                                                                       done.stderr[-3000:])

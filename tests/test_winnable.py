@@ -1,0 +1,290 @@
+"""Play-time insight: Board.winnable, Board.hint(safe=True), Board.traps (llkcore/_insight.py).
+
+- every answer agrees with llkref.solve_exhaustive (all move orders) on small boards of every
+  rule variant, gravity included: the verdict, which moves are traps and which are safe, and a
+  safe hint is safe and comes first in hint order among the safe moves;
+- the cache answers by position: right after remove / undo / redo / shuffle / update, bounded,
+  a repeated question costs no search, an UNKNOWN is searched again only with more time;
+- certificates are reused (the deal's, and what is left of the last one), also under gravity;
+- queries never change the board, bad time limits are refused with a clear message.
+"""
+from __future__ import annotations
+
+import pickle
+import threading
+
+import pytest
+from hypothesis import given, settings
+
+import llkcore as llk
+import llkref
+from conftest import GRAVITIES, assert_unchanged, deals, examples, ref_kwargs, rules_st, snapshot
+from llkcore import _insight
+from llkref.board import copy_grid, play_pair
+from llkref.solve import solve_exhaustive
+
+S, U, K = llk.Verdict.SOLVABLE, llk.Verdict.UNSOLVABLE, llk.Verdict.UNKNOWN
+
+
+def exhaustive(grid, rules):
+    """True / False: can ``grid`` (already compacted) be cleared under ``rules``."""
+    solvable, _, _ = solve_exhaustive(grid, **ref_kwargs(rules, gravity=True))
+    return solvable
+
+
+def child_solvable(grid, move, rules):
+    child = copy_grid(grid)
+    play_pair(child, move[0], move[1], rules.gravity)
+    return exhaustive(child, rules)
+
+
+def hint_key(grid, move, rules):
+    path = llkref.find_path(grid, *move, **ref_kwargs(rules))
+    return (llkref.path_turns(path), llkref.path_length(path), move)
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(grid=deals(max_side=5, max_types=3), rules=rules_st(gravity=True, turns=(0, 1, 2, 3)))
+def test_winnable_traps_and_safe_hint_agree_with_exhaustive_search(grid, rules):
+    board = llk.Board(grid, rules=rules)
+    g = board.grid.tolist()
+    before = snapshot(board)
+    solvable = exhaustive(g, rules)
+    assert board.winnable(time_limit=None) == (S if solvable else U)
+    traps = board.traps(time_limit=None)
+    assert traps.verdict == (S if solvable else U)
+    assert traps.undecided == []
+    moves = board.moves()
+    if not solvable:
+        assert list(traps) == [] and traps.safe == []
+    else:
+        truth = {m: child_solvable(g, m, rules) for m in moves}
+        assert list(traps) == [m for m in moves if not truth[m]]
+        assert traps.safe == [m for m in moves if truth[m]]
+    hint = board.hint(safe=True, time_limit=None)
+    if not moves:
+        assert hint is None
+    elif not solvable:
+        assert hint.verdict == U and not hint.safe and hint == board.hint()
+    else:
+        assert hint.safe and truth[tuple(hint)]
+        ranked = sorted(moves, key=lambda m: hint_key(g, m, rules))
+        ahead = ranked[:ranked.index(tuple(hint))]
+        # Every move ahead of the hint is unsafe, or more were ahead than a hint tries.
+        assert all(not truth[m] for m in ahead) or len(ahead) >= _insight.HINT_TRIES
+    assert_unchanged(board, before)
+
+
+def test_the_hint_is_a_move_tuple_that_says_whether_it_is_safe():
+    board = llk.generate(6, 6, seed=3)
+    hint = board.hint(safe=True)
+    a, b = hint
+    assert isinstance(hint, tuple) and hint == (a, b) and board.can_link(a, b)
+    assert hint.verdict == S and hint.safe
+    assert repr(hint).startswith("Hint(") and "SOLVABLE" in repr(hint)
+    again = pickle.loads(pickle.dumps(hint))
+    assert again == hint and again.verdict == S
+    plain = board.hint()
+    assert type(plain) is tuple       # the plain hint is unchanged
+    traps = board.traps()
+    assert pickle.loads(pickle.dumps(traps)) == traps and "Traps(" in repr(traps)
+
+
+def test_a_lost_position_says_so_and_a_trap_is_reported():
+    # Crossed pairs with no border: stuck, so lost.
+    lost = llk.Board([[1, 2], [2, 1]], rules=llk.Rules(border=False))
+    assert lost.winnable() == U
+    assert lost.hint(safe=True) is None      # stuck: no move at all
+    assert list(lost.traps()) == [] and lost.traps().verdict == U
+    # Three moves, one a trap: removing (0, 0) with (2, 1) walls the 2s off from each other.
+    board = llk.Board([[1, 1, 2], [0, 2, 1], [0, 1, 0]], rules=llk.Rules(border=False))
+    assert board.winnable() == S
+    traps = board.traps()
+    assert traps.verdict == S and traps.undecided == []
+    assert list(traps) == [((0, 0), (2, 1))]
+    assert traps.safe == [((0, 0), (0, 1)), ((1, 2), (2, 1))]
+    hint = board.hint(safe=True)
+    assert hint.safe and hint in traps.safe
+    board.remove((0, 0), (2, 1))
+    assert board.winnable() == U and board.is_stuck()
+    board.undo()
+    board.remove((0, 0), (0, 1))        # a safe move instead
+    assert board.winnable() == S
+
+
+def test_a_hint_with_no_proof_in_time_falls_back_to_the_plain_hint(monkeypatch):
+    board = llk.generate(6, 6, seed=8)
+    board.certificate = None
+    monkeypatch.setattr(_insight, "search", lambda state, rules, budget: _insight.Decision(K))
+    hint = board.hint(safe=True, time_limit=0.01)
+    assert hint == board.hint() and hint.verdict == K and not hint.safe
+    assert board.winnable() == K
+    traps = board.traps()
+    assert traps.verdict == K and list(traps) == [] and traps.undecided == board.moves()
+
+
+# ---------------------------------------------------------------------------------------------
+# the cache
+# ---------------------------------------------------------------------------------------------
+
+def counting_search(monkeypatch):
+    calls = []
+    real = _insight.search
+
+    def search(state, rules, budget):
+        calls.append(budget)
+        return real(state, rules, budget)
+
+    monkeypatch.setattr(_insight, "search", search)
+    return calls
+
+
+@pytest.mark.parametrize("gravity", GRAVITIES)
+def test_answers_follow_the_position_through_every_change(gravity):
+    rules = llk.Rules(gravity=gravity)
+    board = llk.generate(5, 6, seed=11, rules=rules)
+    fresh = lambda: llk.Board(board.grid, rules=rules).winnable(time_limit=None)
+    seen = [board.winnable(time_limit=None)]
+    for a, b in board.certificate[:4]:
+        board.remove(a, b)
+        seen.append(board.winnable(time_limit=None))
+        assert seen[-1] == fresh() == S
+    board.undo(); board.undo()
+    assert board.winnable(time_limit=None) == fresh()
+    board.redo()
+    assert board.winnable(time_limit=None) == fresh()
+    board.shuffle(seed=3)
+    assert board.winnable(time_limit=None) == fresh() == S
+    lost = [[1, 2, 0, 0, 0, 0], [2, 1, 0, 0, 0, 0]] + [[0] * 6] * 3
+    board.update(lost)
+    assert board.winnable(time_limit=None) == fresh()
+    # A lost position and back: the verdicts flip with the position.
+    stuck = llk.Board([[1, 2, 0], [2, 1, 0], [0, 0, 3], [0, 0, 3]], rules=llk.Rules(border=False))
+    assert stuck.winnable() == U
+    stuck.remove((2, 2), (3, 2))
+    assert stuck.winnable() == U
+    stuck.undo()
+    assert stuck.winnable() == U
+
+
+def test_a_repeated_question_costs_no_search(monkeypatch):
+    calls = counting_search(monkeypatch)
+    board = llk.generate(6, 8, solvable=False, seed=5)
+    first = board.winnable()
+    assert len(calls) == 1
+    for _ in range(3):
+        assert board.winnable() == first
+    assert len(calls) == 1
+    m = board.moves()[0]
+    board.remove(*m)
+    board.winnable()
+    searched = len(calls)           # 1 or 2: what is left of a certificate may prove it
+    board.undo()
+    assert board.winnable() == first
+    board.redo()
+    board.winnable()
+    assert len(calls) == searched   # both positions again: from the cache
+
+
+def test_an_unknown_is_searched_again_only_with_more_time(monkeypatch):
+    calls = []
+
+    def search(state, rules, budget):
+        calls.append(budget)
+        return _insight.Decision(K)
+
+    monkeypatch.setattr(_insight, "search", search)
+    board = llk.generate(6, 8, solvable=False, seed=6)
+    assert board.winnable(time_limit=0.5) == K
+    assert board.winnable(time_limit=0.2) == K and len(calls) == 1
+    assert board.winnable(time_limit=2.0) == K and len(calls) == 2
+    assert board.winnable(time_limit=None) == K and len(calls) == 3
+    assert board.winnable(time_limit=100) == K and len(calls) == 3
+
+
+def test_the_cache_is_bounded(monkeypatch):
+    monkeypatch.setattr(_insight, "CACHE_ENTRIES", 5)
+    board = llk.generate(6, 8, seed=9)
+    board.winnable()
+    for a, b in board.certificate[:12]:
+        board.remove(a, b)
+        assert board.winnable() == S
+        assert len(board._insight) <= 5
+    monkeypatch.setattr(_insight, "CACHE_BYTES", 64)
+    board.traps()
+    assert board._insight._bytes <= 64 + 8 * board.tiles_left
+
+
+@pytest.mark.parametrize("gravity", GRAVITIES)
+def test_certificates_are_reused_without_search(monkeypatch, gravity):
+    """A generated deal is winnable by its certificate; after the moves of a certificate (in
+    its order; without gravity in any order) what is left of it proves the position."""
+    rules = llk.Rules(gravity=gravity)
+    board = llk.generate(6, 8, seed=13, rules=rules)
+    calls = counting_search(monkeypatch)
+    assert board.winnable() == S and not calls
+    certificate = list(board.certificate)
+    for i in range(6):
+        if gravity:
+            a, b = certificate[i]
+        else:   # pairs of the certificate out of its order: its first three never played
+            a, b = next((a, b) for a, b in certificate[3:] if board.can_link(a, b))
+        board.remove(a, b)
+        assert board.winnable() == S
+    assert not calls
+    hint = board.hint(safe=True)
+    assert hint.safe
+
+
+def test_safe_hint_prefers_the_hint_order_among_safe_moves():
+    # Without gravity every pair of the certificate is safe: the safe hint is the first safe
+    # move in hint order, here the plain hint itself whenever that is safe.
+    for seed in range(10):
+        board = llk.generate(6, 8, seed=seed)
+        hint = board.hint(safe=True)
+        if tuple(board.hint()) in board.traps().safe:
+            assert hint == board.hint()
+
+
+# ---------------------------------------------------------------------------------------------
+# threads, bad input
+# ---------------------------------------------------------------------------------------------
+
+def test_threads_may_ask_while_another_plays():
+    board = llk.generate(8, 10, seed=21)
+    certificate = list(board.certificate)
+    errors = []
+
+    def ask():
+        try:
+            for _ in range(20):
+                assert board.winnable() in (S, K)
+                hint = board.hint(safe=True)
+                assert hint is None or hint.verdict in (S, K)
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=ask) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for a, b in certificate[:20]:
+        board.remove(a, b)
+    for t in threads:
+        t.join()
+    assert not errors
+    assert board.winnable() == S
+
+
+@pytest.mark.parametrize("bad, error", [(0, ValueError), (-1, ValueError), (float("nan"), ValueError),
+                                        ("1", TypeError), (True, TypeError), ([1], TypeError)])
+def test_bad_time_limits_are_refused_and_change_nothing(bad, error):
+    board = llk.generate(4, 6, seed=1)
+    before = snapshot(board)
+    for query in (lambda: board.winnable(time_limit=bad), lambda: board.traps(time_limit=bad),
+                  lambda: board.hint(safe=True, time_limit=bad),
+                  lambda: board.hint(time_limit=bad)):
+        with pytest.raises(error, match="time_limit"):
+            query()
+    with pytest.raises(TypeError, match="safe"):
+        board.hint(safe="yes")
+    assert_unchanged(board, before)
