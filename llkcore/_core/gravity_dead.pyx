@@ -68,19 +68,20 @@ cdef bint gdead_init(GDead *D, const Grid *g, int up) noexcept nogil:
             or D.byh == NULL):
         gdead_free(D)
         return False
-    # Every board cell that is not a wall: the low end of its segment and its height above it.
-    for p in range(HW):
+    # Every board cell that is not a wall: the low end of its segment and its height above it,
+    # from the cell below it (p - up), so cells are visited low end first: one pass, O(H * W).
+    for n in range(HW):
+        p = HW - 1 - n if up < 0 else n
         D.bottom[p] = -1
         D.height[p] = 0
         if not inside(g, p) or g.cells[p] < 0:
             continue
-        q = p
-        n = 0
-        while inside(g, q - up) and g.cells[q - up] >= 0:
-            q -= up
-            n += 1
-        D.bottom[p] = q
-        D.height[p] = n
+        q = p - up
+        if inside(g, q) and g.cells[q] >= 0:
+            D.bottom[p] = D.bottom[q]
+            D.height[p] = D.height[q] + 1
+        else:
+            D.bottom[p] = p
     return True
 
 
@@ -134,6 +135,8 @@ cdef bint may_link(GDead *D, const Grid *g, PathWork *w, int max_turns, int x, i
     cdef int lox, ax, loy, ay, hix = D.height[x], hiy = D.height[y], hx, hy, top, between = 0
     cdef int bx = D.bottom[x], by = D.bottom[y], mx, my
     cdef bint same = bx == by, ok
+    if not still_time(b):
+        return True
     count_x(D, g, x, &lox, &ax)
     count_x(D, g, y, &loy, &ay)
     if (hix - lox + 1) * (hiy - loy + 1) > PLACE_MAX:
@@ -179,17 +182,17 @@ cdef int gdead_test(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget 
     memcpy(D.B.colbits, g.colbits, <size_t>g.W * g.CW * sizeof(uint64_t))
     for k in range(hmax + 1):
         D.byh[k] = 0
-    for t in range(g.ntypes):
-        for i in range(g.count[t]):
-            p = g.pos[g.offset[t] + i]
+    # In cell order: by type (g.pos) these loops read and wrote at random, a cache miss per
+    # tile (0.4 s on a 1024 x 1024 deal between two looks at the clock).
+    for p in range(HW):
+        if g.tid[p] >= 0:
             D.inx[p] = 1
             D.block[D.bottom[p]] = 0
             D.byh[hmax - D.height[p]] += 1
     for k in range(1, hmax + 1):
         D.byh[k] += D.byh[k - 1]
-    for t in range(g.ntypes - 1, -1, -1):
-        for i in range(g.count[t] - 1, -1, -1):
-            p = g.pos[g.offset[t] + i]
+    for p in range(HW - 1, -1, -1):
+        if g.tid[p] >= 0:
             D.block[D.bottom[p]] += 1
             k = hmax - D.height[p]
             D.byh[k] -= 1
@@ -200,6 +203,11 @@ cdef int gdead_test(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget 
         i = 0
         k = 0
         while i < n:
+            if b != NULL and b.stop:
+                # Stop now: going on through X (may_link says yes at once) still costs a few
+                # cache misses per tile (0.35 s on a 1024 x 1024 deal).
+                memset(D.inx, 0, HW)
+                return 0
             x = D.xs[i]
             t = g.tid[x]
             ok = False
