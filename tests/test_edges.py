@@ -95,8 +95,10 @@ def big_gravity_boards():
     """Big boards under gravity where the exact search cannot finish: a 1024 x 1024 deal (its
     root dead test alone runs past a second), a 512 x 512 deal of 4 types, a tall and a wide deal
     (deep searches of cheap nodes)."""
-    deal = lambda r, c, g: llk.Board(llk.generate(r, c, solvable=False, seed=1).grid,
-                                     rules=llk.Rules(gravity=g))
+    def deal(rows, cols, gravity):
+        return llk.Board(llk.generate(rows, cols, solvable=False, seed=1).grid,
+                         rules=llk.Rules(gravity=gravity))
+
     return {"1024x1024": deal(1024, 1024, "down"), "512x512 4 types": few_types(512, 4, "down"),
             "1024x8": deal(1024, 8, "down"), "8x1024 left": deal(8, 1024, "left")}
 
