@@ -32,7 +32,8 @@ DIRECTIVES = {
 
 #: One extension module per kernel file, in dependency order (docs/architecture.md).
 KERNELS = ["alloc", "reach", "state", "path", "run", "link", "reader", "pairs", "memo", "greedy",
-           "matching", "peeling", "pairing", "gravity_search", "solve", "deal", "playouts"]
+           "matching", "peeling", "pairing", "gravity_dead", "gravity_search", "solve", "deal",
+           "playouts"]
 
 # Flags by compiler family: (release, debug). GCC and clang share the "unix" family. A release
 # build drops the debug information Python's own CFLAGS ask for (-g0 after them): the wheel

@@ -21,13 +21,14 @@ wheel=$(ls "$work"/dist/llkcore-*.whl)
 ls -l "$sdist" "$wheel"
 
 stamp "archive contents"
-python3 - "$sdist" "$wheel" <<'PY'
-import sys, tarfile, zipfile
-sdist, wheel = sys.argv[1:]
+python3 - "$sdist" "$wheel" "$root/setup.py" <<'PY'
+import ast, sys, tarfile, zipfile
+sdist, wheel, setup_py = sys.argv[1:]
 in_sdist = [n.split("/", 1)[1] for n in tarfile.open(sdist).getnames() if "/" in n]
 in_wheel = zipfile.ZipFile(wheel).namelist()
-kernels = ["alloc", "state", "path", "link", "reader", "pairs", "memo", "greedy", "matching",
-           "peeling", "pairing", "gravity_search", "solve", "deal"]
+# setup.py's KERNELS is the one list of kernel modules.
+kernels = next(ast.literal_eval(node.value) for node in ast.parse(open(setup_py).read()).body
+               if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "KERNELS")
 problems = []
 for k in kernels:
     if f"llkcore/_core/{k}.pyx" not in in_sdist:

@@ -1,27 +1,82 @@
 # cython: language_level=3
 """The exact search under gravity: depth-first over moves, with a table of dead positions.
 
-With gravity tiles move, so the pairing search's arguments do not hold (docs/architecture.md,
-"Solvers"); this search tries moves in order, most hemmed-in pair first (greedy-freedom's
-order), then the smallest pair, and remembers dead positions by Zobrist hashes of (cell, type)
-of every tile. A node is a position reached by a move.
+With gravity tiles move, so the pairing search's arguments do not hold; this search tries moves.
+One code path serves the four directions: "against gravity" is one cell offset (``up``) and a
+tile's *line* is its column (down / up) or its row (left / right). A node is a position reached
+by a move. docs/solver.md has the arguments in full; in short:
+
+Positions. Gravity keeps the order of the tiles of a segment (a run of non-wall cells of a line)
+and packs them at its low end, so a position is fixed by the set of tiles left. Its key is a
+128-bit Zobrist hash of (cell, type) of every tile, kept in step with each removal and its
+gravity moves; dead positions go to a size-capped table (memo.pyx).
+
+Occupancy only shrinks. A removal empties the top cell of each segment it touches and moves
+only tiles of those segments, so a path that was clear stays clear.
+
+Safe clearing (OPT_NO_SAFE off). If every tile of a type t (at most SAFE_MAX of them) is "on
+top" (each tile above it in its segment is of type t too) and t's tiles can clear each other now,
+the first removal of such a clearing is the only move tried. Sound: clearing t moves no other
+tile (they all lie below t's tiles), so any solution, with t's removals dropped, still plays on
+the cleared position (same cells for every other tile, fewer obstacles).
+
+Sleep sets (OPT_NO_SLEEP off). Two removals that share no line commute: neither moves the other's
+tiles, each stays legal after the other (occupancy shrinks) and both orders give the same tiles.
+After a move m has been searched from a position, a sibling m' independent of m hands m on to
+its child as asleep, and so on down while the moves made stay independent of it; asleep moves
+are not tried. Invariant: for every asleep move m of position s, s.m is dead (it is reached from
+a position already proved dead), so a position whose awake moves all fail is dead and may be
+stored in the table.
+
+Dead test at the root (OPT_NO_DEAD off). The relaxed peeling with sinking tiles
+(gravity_dead.pyx) proves most random big deals dead at once; it runs on the root only, where
+it is cheap next to what it saves (deeper nodes are mostly alive, and measured it costs more
+than it cuts).
+
+Move order and restarts. The search runs in rounds with a node budget that starts at ROUND_BASE
+and doubles every two rounds; the table of dead positions is kept throughout. The first round
+plays tops first (fewest tiles above the pair, then most hemmed in, then the smallest pair:
+removals that move nothing keep the stacks as they are), which alone finds most certificates;
+every later round plays a pseudo-random order seeded by the round number, which cuts the heavy
+tail of any fixed order. Node counts stay deterministic.
 """
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport qsort
 from libc.string cimport memset
 
 from .alloc cimport IVec, grow, ivec_reserve, llk_free, llk_malloc
+from .gravity_dead cimport GDead, gdead_free, gdead_init, gdead_test
 from .gravity cimport put_pair, slide_room, take_pair
-from .grid cimport Grid, empty_neighbours
+from .grid cimport GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_UP, Grid, empty_neighbours
+from .link cimport link_cells
 from .memo cimport Memo, memo_free, memo_has, memo_init, memo_put, mix64
-from .pairs cimport list_moves
-from .run cimport OPEN, ST_DEAD, ST_MEMORY, ST_SOLVED, Ctx, record, spend
+from .pairs cimport list_moves, pair_capacity
+from .run cimport OPEN, ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record, spend, still_time
+
+# Test switches of solve_state's ``options`` (distinct from pairing.pyx's 1, 2 and solve.pyx's 8
+# and bits 16..19): each pruning can be switched off on its own.
+cdef enum:
+    OPT_NO_SAFE = 32
+    OPT_NO_SLEEP = 64
+    OPT_NO_DEAD = 128
+
+# Largest type count the safe-clear rule looks at (its clearing search has SAFE_MAX / 2 levels).
+cdef enum:
+    SAFE_MAX = 8
+
+# Move orders, and the first round's node budget.
+cdef enum:
+    ORDER_TOPS = 0
+    ORDER_SHUFFLED = 1
+    ROUND_BASE = 1000
 
 
 cdef struct GFrame:
     int64_t cand_base       # the position's moves: cand[cand_base : cand_base + 2 * ncand]
     int ncand
     int next
+    int64_t sleep_base      # its asleep moves: sleep[sleep_base : sleep_base + 2 * nsleep]
+    int nsleep
     uint64_t k0, k1         # the position's key
     int t                   # type of the pair removed from here (to put it back)
     int ngm                 # gravity moves of that removal: gm[gm_base : gm_base + 2 * ngm]
@@ -31,27 +86,157 @@ cdef struct GFrame:
 cdef struct GSearch:
     Ctx *c
     uint64_t *z             # 2 * H * W: Zobrist words of each cell
+    uint64_t *tv            # ntypes: Zobrist word of each type
+    uint64_t k0, k1         # key of the current position
+    int up                  # offset of one cell against gravity
+    int by_column           # gravity moves tiles along columns (down / up), else along rows
+    int safe                # the safe-clear rule is on
+    int sleep               # sleep sets are on
+    int order               # ORDER_* of this round
+    uint64_t salt           # ORDER_SHUFFLED's seed of this round
     Memo memo
     GFrame *frames
     IVec cand               # moves of the positions on the stack
+    IVec asleep_moves       # sleep sets of the positions on the stack
     IVec gm                 # gravity moves of the removals on the stack
+    int32_t *trial          # gravity moves of the safe-clear search: SAFE_MAX / 2 levels
+    int room                # ints of one level of ``trial`` (slide_room)
     int64_t *keys           # sort keys of one position's moves
     int64_t nkeys
+    int dead                # the dead test is still to run (on the root)
+    GDead D
 
 
-cdef inline void position_key(GSearch *S, uint64_t *k0, uint64_t *k1) noexcept nogil:
-    """Zobrist key of (cell, type) of every tile, from scratch (tiles move under gravity)."""
+cdef inline void hash_tile(GSearch *S, int p, int t) noexcept nogil:
+    """Toggle tile (p, type t) in the position's key."""
+    S.k0 ^= mix64(S.z[2 * p] ^ S.tv[t])
+    S.k1 ^= mix64(S.z[2 * p + 1] + S.tv[t])
+
+
+cdef inline int line_of(GSearch *S, int p) noexcept nogil:
+    """The line gravity moves p's tile along: its column (down / up) or its row."""
+    if S.by_column:
+        return p % S.c.g.W
+    return p // S.c.g.W
+
+
+cdef inline bint independent(GSearch *S, int a, int b, int x, int y) noexcept nogil:
+    """Removals (a, b) and (x, y) share no line, so neither moves the other's tiles."""
+    cdef int la = line_of(S, a), lb = line_of(S, b), lx = line_of(S, x), ly = line_of(S, y)
+    return la != lx and la != ly and lb != lx and lb != ly
+
+
+cdef inline int make_move(GSearch *S, int a, int b, int32_t *moves) noexcept nogil:
+    """Remove (a, b) with gravity, keeping the key in step; returns the gravity moves made."""
     cdef Grid *g = S.c.g
-    cdef int t, i, p
-    cdef uint64_t v
-    k0[0] = 0
-    k1[0] = 0
+    cdef int t = g.tid[a], i, n, dst
+    hash_tile(S, a, t)
+    hash_tile(S, b, t)
+    n = take_pair(g, a, b, S.c.gravity, moves)
+    for i in range(n):
+        dst = moves[2 * i + 1]
+        hash_tile(S, moves[2 * i], g.tid[dst])
+        hash_tile(S, dst, g.tid[dst])
+    return n
+
+
+cdef inline int tiles_above(const Grid *g, int p, int up) noexcept nogil:
+    """Tiles above p in its segment (against gravity, up to the first cell without a tile)."""
+    cdef int q = p + up, n = 0
+    while g.tid[q] >= 0:
+        n += 1
+        q += up
+    return n
+
+
+cdef inline bint on_top(const Grid *g, int p, int t, int up) noexcept nogil:
+    """Every tile above p in its segment is of type t."""
+    cdef int q = p + up
+    while g.tid[q] >= 0:
+        if g.tid[q] != t:
+            return False
+        q += up
+    return True
+
+
+cdef bint self_clear(GSearch *S, int t, int level) noexcept nogil:
+    """Can type t's tiles clear each other from here (removals of t only, gravity applied)?
+    The board is left as it was."""
+    cdef Grid *g = S.c.g
+    cdef Ctx *c = S.c
+    cdef int n = g.count[t], i, j, a, b, ngm
+    cdef int32_t *moves = S.trial + level * S.room
+    cdef bint ok
+    if n == 0:
+        return True
+    for i in range(n):
+        for j in range(i + 1, n):
+            a = g.pos[g.offset[t] + i]
+            b = g.pos[g.offset[t] + j]
+            if not link_cells(g, c.w, a, b, c.max_turns):
+                continue
+            ngm = take_pair(g, a, b, c.gravity, moves)
+            ok = self_clear(S, t, level + 1)
+            put_pair(g, a, b, t, t, moves, ngm)
+            if ok:
+                return True
+    return False
+
+
+cdef bint safe_move(GSearch *S, int *pa, int *pb) noexcept nogil:
+    """A safe removal (module docstring), if any: the first linkable pair, in index order, of
+    the first type (ascending) whose tiles are all on top and can clear each other now."""
+    cdef Grid *g = S.c.g
+    cdef Ctx *c = S.c
+    cdef int t, n, i, j, a, b, ngm
+    cdef bint ok
     for t in range(g.ntypes):
-        v = mix64(<uint64_t>t * <uint64_t>0x9E3779B97F4A7C15 + 1)
-        for i in range(g.count[t]):
-            p = g.pos[g.offset[t] + i]
-            k0[0] ^= mix64(S.z[2 * p] ^ v)
-            k1[0] ^= mix64(S.z[2 * p + 1] + v)
+        # The clock every 64 types (a type costs a few steps; one check per type cost 30% more
+        # instructions here on 8 x 18 deals).
+        if (t & 63) == 63 and not still_time(&c.b):
+            return False          # enter's list_moves then reports the stop
+        n = g.count[t]
+        if n == 0 or n > SAFE_MAX:
+            continue
+        ok = True
+        for i in range(n):
+            if not on_top(g, g.pos[g.offset[t] + i], t, S.up):
+                ok = False
+                break
+        if not ok:
+            continue
+        for i in range(n):
+            for j in range(i + 1, n):
+                a = g.pos[g.offset[t] + i]
+                b = g.pos[g.offset[t] + j]
+                if not link_cells(g, c.w, a, b, c.max_turns):
+                    continue
+                ngm = take_pair(g, a, b, c.gravity, S.trial)
+                ok = self_clear(S, t, 1)
+                put_pair(g, a, b, t, t, S.trial, ngm)
+                if ok:
+                    pa[0] = a if a < b else b
+                    pb[0] = b if a < b else a
+                    return True
+    return False
+
+
+cdef inline bint asleep(GSearch *S, GFrame *f, int a, int b) noexcept nogil:
+    cdef int i
+    cdef const int32_t *z = S.asleep_moves.data + f.sleep_base
+    for i in range(f.nsleep):
+        if z[2 * i] == a and z[2 * i + 1] == b:
+            return True
+    return False
+
+
+cdef inline int64_t move_score(GSearch *S, int a, int b) noexcept nogil:
+    """Sort key of a move in this round's order (smaller first; below 2**20)."""
+    cdef Grid *g = S.c.g
+    if S.order == ORDER_SHUFFLED:
+        return <int64_t>(mix64(S.salt ^ (<uint64_t>a << 21) ^ <uint64_t>b) & 0xFFFF)
+    return ((tiles_above(g, a, S.up) + tiles_above(g, b, S.up)) * 8
+            + empty_neighbours(g, a) + empty_neighbours(g, b))
 
 
 cdef int cmp_i64(const void *x, const void *y) noexcept nogil:
@@ -61,46 +246,99 @@ cdef int cmp_i64(const void *x, const void *y) noexcept nogil:
 
 
 cdef int enter(GSearch *S, GFrame *f) noexcept nogil:
-    """Enter a position: solved / dead / OPEN with its moves ordered."""
+    """Enter a position (its sleep set is set): solved / dead / OPEN with its moves ordered."""
     cdef Ctx *c = S.c
     cdef Grid *g = c.g
-    cdef int64_t i, k, total
-    cdef int a, b
-    cdef int64_t score
+    cdef int64_t i, k, n, total
+    cdef int a = 0, b = 0
+    cdef int32_t *cand
     if not spend(&c.b):
         return c.b.stop
     if g.tiles == 0:
         return ST_SOLVED
-    position_key(S, &f.k0, &f.k1)
+    f.k0 = S.k0
+    f.k1 = S.k1
     if memo_has(&S.memo, f.k0, f.k1):
         return ST_DEAD
-    # The moves, on top of the stack's: count them, make room, list them.
-    total = list_moves(g, c.w, c.max_turns, NULL, 1 << 62, &c.b)
-    if total < 0:
-        return c.b.stop
+    f.next = 0
+    if S.dead and f == S.frames:
+        # The root only: deeper, the test costs more than the subtrees it cuts (docs/solver.md).
+        S.dead = False
+        if gdead_test(&S.D, g, c.w, c.max_turns, &c.b) > 0:
+            memo_put(&S.memo, f.k0, f.k1)
+            return ST_DEAD
+        if c.b.stop:
+            return c.b.stop
+    if S.safe and safe_move(S, &a, &b):
+        if f.nsleep and asleep(S, f, a, b):
+            # Its child is dead (an asleep move), and this position stands or falls with it.
+            memo_put(&S.memo, f.k0, f.k1)
+            return ST_DEAD
+        if not ivec_reserve(&S.cand, f.cand_base + 2):
+            c.b.stop = ST_MEMORY
+            return ST_MEMORY
+        S.cand.data[f.cand_base] = a
+        S.cand.data[f.cand_base + 1] = b
+        f.ncand = 1
+        return OPEN
+    total = pair_capacity(g)
     if (not ivec_reserve(&S.cand, f.cand_base + 2 * total + 2)
             or not grow(<void **>&S.keys, &S.nkeys, total + 1, sizeof(int64_t))):
         c.b.stop = ST_MEMORY
         return ST_MEMORY
-    k = list_moves(g, c.w, c.max_turns, S.cand.data + f.cand_base, total, &c.b)
+    cand = S.cand.data + f.cand_base
+    k = list_moves(g, c.w, c.max_turns, cand, total, &c.b)
     if k < 0:
         return c.b.stop
-    if k == 0:
+    # The awake moves, in this round's order.
+    n = 0
+    for i in range(k):
+        if not still_time(&c.b):
+            return c.b.stop
+        a = cand[2 * i]
+        b = cand[2 * i + 1]
+        if f.nsleep and asleep(S, f, a, b):
+            continue
+        S.keys[n] = (move_score(S, a, b) << 42) | (<int64_t>a << 21) | b
+        n += 1
+    if n == 0:
         memo_put(&S.memo, f.k0, f.k1)
         return ST_DEAD
-    # Most hemmed-in pair first (greedy-freedom's order), then the smallest pair.
-    for i in range(k):
-        a = S.cand.data[f.cand_base + 2 * i]
-        b = S.cand.data[f.cand_base + 2 * i + 1]
-        score = empty_neighbours(g, a) + empty_neighbours(g, b)
-        S.keys[i] = (score << 42) | (<int64_t>a << 21) | b
-    qsort(S.keys, k, sizeof(int64_t), cmp_i64)
-    for i in range(k):
-        S.cand.data[f.cand_base + 2 * i] = <int32_t>((S.keys[i] >> 21) & 0x1FFFFF)
-        S.cand.data[f.cand_base + 2 * i + 1] = <int32_t>(S.keys[i] & 0x1FFFFF)
-    f.ncand = <int>k
-    f.next = 0
+    qsort(S.keys, n, sizeof(int64_t), cmp_i64)
+    for i in range(n):
+        cand[2 * i] = <int32_t>((S.keys[i] >> 21) & 0x1FFFFF)
+        cand[2 * i + 1] = <int32_t>(S.keys[i] & 0x1FFFFF)
+    f.ncand = <int>n
     return OPEN
+
+
+cdef bint child_sleep(GSearch *S, GFrame *f, GFrame *child, int a, int b) noexcept nogil:
+    """The sleep set of f's child by (a, b) (f.next already counts it): f's asleep moves and the
+    moves f tried before, those independent of (a, b). False when out of memory."""
+    cdef int64_t i, n = 0
+    cdef int x, y
+    cdef const int32_t *src
+    cdef int32_t *dst
+    child.sleep_base = f.sleep_base + 2 * f.nsleep
+    child.nsleep = 0
+    if not S.sleep:
+        return True
+    if not ivec_reserve(&S.asleep_moves, child.sleep_base + 2 * (f.nsleep + f.next) + 2):
+        return False
+    dst = S.asleep_moves.data + child.sleep_base
+    for i in range(f.nsleep + f.next - 1):
+        if i < f.nsleep:
+            src = S.asleep_moves.data + f.sleep_base + 2 * i
+        else:
+            src = S.cand.data + f.cand_base + 2 * (i - f.nsleep)
+        x = src[0]
+        y = src[1]
+        if independent(S, a, b, x, y):
+            dst[2 * n] = x
+            dst[2 * n + 1] = y
+            n += 1
+    child.nsleep = <int>n
+    return True
 
 
 cdef inline void take_back(GSearch *S, GFrame *f) noexcept nogil:
@@ -109,6 +347,8 @@ cdef inline void take_back(GSearch *S, GFrame *f) noexcept nogil:
     cdef int b = S.cand.data[f.cand_base + 2 * (f.next - 1) + 1]
     put_pair(S.c.g, a, b, f.t, f.t, S.gm.data + f.gm_base, f.ngm)
     S.gm.n = f.gm_base
+    S.k0 = f.k0
+    S.k1 = f.k1
 
 
 cdef int search(GSearch *S) noexcept nogil:
@@ -121,6 +361,8 @@ cdef int search(GSearch *S) noexcept nogil:
     cdef int applied = 0          # frames whose move is on the board when the loop breaks
     cdef int room = slide_room(g)
     S.frames[0].cand_base = 0
+    S.frames[0].sleep_base = 0
+    S.frames[0].nsleep = 0
     r = enter(S, &S.frames[0])
     if r != OPEN:
         return r                  # solved with no move, dead at once, or out of budget
@@ -135,11 +377,17 @@ cdef int search(GSearch *S) noexcept nogil:
             a = S.cand.data[f.cand_base + 2 * f.next]
             b = S.cand.data[f.cand_base + 2 * f.next + 1]
             f.next += 1
+            child = &S.frames[depth + 1]
+            if not child_sleep(S, f, child, a, b):
+                c.b.stop = ST_MEMORY
+                r = ST_MEMORY
+                f.next -= 1
+                applied = depth
+                break
             f.gm_base = S.gm.n
             f.t = g.tid[a]
-            f.ngm = take_pair(g, a, b, c.gravity, S.gm.data + S.gm.n)
+            f.ngm = make_move(S, a, b, S.gm.data + S.gm.n)
             S.gm.n += 2 * f.ngm
-            child = &S.frames[depth + 1]
             child.cand_base = f.cand_base + 2 * f.ncand
             r = enter(S, child)
             if r == OPEN:
@@ -168,28 +416,72 @@ cdef int search(GSearch *S) noexcept nogil:
     return r
 
 
+cdef int run_rounds(GSearch *S) noexcept nogil:
+    """The search in rounds (module docstring): tops first, then shuffled orders; budgets double
+    every two rounds (ROUND_BASE nodes first); the table of dead positions is kept throughout."""
+    cdef Ctx *c = S.c
+    cdef int64_t user_limit = c.b.node_limit, budget = ROUND_BASE
+    cdef int status, r = 0
+    while True:
+        S.order = ORDER_TOPS if r == 0 else ORDER_SHUFFLED
+        S.salt = mix64(<uint64_t>r)
+        if user_limit < 0 or c.b.nodes + budget < user_limit:
+            c.b.node_limit = c.b.nodes + budget
+        else:
+            c.b.node_limit = user_limit
+        status = search(S)
+        if status != ST_NODES or c.b.node_limit == user_limit:
+            break
+        c.b.stop = 0
+        if r % 2:
+            budget *= 2
+        r += 1
+    c.b.node_limit = user_limit
+    return status
+
+
 cdef int run_gravity_search(Ctx *c, int64_t memo_entries, uint64_t seed, int options) noexcept nogil:
     """Set up the search state (all or nothing) and search."""
     cdef Grid *g = c.g
     cdef GSearch S
-    cdef int HW = g.H * g.W, i, status
+    cdef int HW = g.H * g.W, i, t, status
     memset(&S, 0, sizeof(GSearch))
     S.c = c
+    S.safe = not (options & OPT_NO_SAFE)
+    S.sleep = not (options & OPT_NO_SLEEP)
+    S.dead = not (options & OPT_NO_DEAD)
+    S.by_column = c.gravity == GRAVITY_DOWN or c.gravity == GRAVITY_UP
+    S.up = (-g.W if c.gravity == GRAVITY_DOWN else g.W if c.gravity == GRAVITY_UP
+            else 1 if c.gravity == GRAVITY_LEFT else -1)
+    S.room = slide_room(g)
     S.z = <uint64_t *>llk_malloc(2 * <size_t>HW * sizeof(uint64_t))
+    S.tv = <uint64_t *>llk_malloc((g.ntypes + 1) * sizeof(uint64_t))
+    S.trial = <int32_t *>llk_malloc((SAFE_MAX // 2) * S.room * sizeof(int32_t))
     S.frames = <GFrame *>llk_malloc((g.tiles // 2 + 2) * sizeof(GFrame))
-    if S.z == NULL or S.frames == NULL or not memo_init(&S.memo, memo_entries):
+    if (S.z == NULL or S.tv == NULL or S.trial == NULL or S.frames == NULL
+            or not memo_init(&S.memo, memo_entries) or (S.dead and not gdead_init(&S.D, g, S.up))):
         status = ST_MEMORY
     else:
+        for t in range(g.ntypes):
+            S.tv[t] = mix64(<uint64_t>t * <uint64_t>0x9E3779B97F4A7C15 + 1)
+        # The root's key in cell order: by type (g.pos) it read S.z at random, a cache miss per
+        # tile (0.3 s on a 1024 x 1024 deal, before the first look at the clock).
         for i in range(HW):
             S.z[2 * i] = mix64(seed + 2 * <uint64_t>i)
             S.z[2 * i + 1] = mix64(seed + 2 * <uint64_t>i + 1)
-        status = search(&S)
+            if g.tid[i] >= 0:
+                hash_tile(&S, i, g.tid[i])
+        status = run_rounds(&S)
     if c.b.stop == ST_MEMORY:
         status = ST_MEMORY
     llk_free(S.z)
+    llk_free(S.tv)
+    llk_free(S.trial)
     llk_free(S.frames)
     memo_free(&S.memo)
+    gdead_free(&S.D)
     llk_free(S.cand.data)
+    llk_free(S.asleep_moves.data)
     llk_free(S.gm.data)
     llk_free(S.keys)
     return status

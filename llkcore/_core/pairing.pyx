@@ -30,7 +30,7 @@ from .gravity cimport put_pair, take_pair
 from .grid cimport GRAVITY_NONE, Grid, adjacent, empty_neighbours, sort_ints
 from .memo cimport memo_free, memo_has, memo_init, memo_put, mix64
 from .peeling cimport peel_run, stuck_conflict
-from .run cimport OPEN, ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record, spend
+from .run cimport OPEN, ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record, spend, still_time
 
 # Test switches of solve_state's ``options`` (each pruning can be checked on its own); bits
 # 16..19, when not 0, fix one branching rule (CHOICE_*) instead of alternating two.
@@ -274,6 +274,10 @@ cdef int choose(Pairing *E, Frame *f) noexcept nogil:
         pairs = 0
         sc = 1 << 30
         for i in range(n):
+            # A type of many tiles has n^2 / 2 pairs: once the run is cut short (its link tests
+            # then answer "no" at once) the loop must still end.
+            if not still_time(&E.c.b):
+                return -1
             for j in range(i + 1, n):
                 if links(E, E.u[i], E.u[j]):
                     pairs += 1
@@ -296,6 +300,8 @@ cdef int choose(Pairing *E, Frame *f) noexcept nogil:
     for i in range(n):
         E.deg[i] = 0
     for i in range(n):
+        if not still_time(&E.c.b):
+            return -1
         for j in range(i + 1, n):
             if links(E, E.u[i], E.u[j]):
                 E.deg[i] += 1
@@ -514,19 +520,19 @@ cdef int run_pairing(Ctx *c, int maxcount, int64_t memo_entries, uint64_t seed, 
             or not memo_init(&E.memo, memo_entries)):
         status = ST_MEMORY
     else:
+        E.k0 = 0
+        E.k1 = 0
+        # The root's key in cell order (by type it read E.z at random: a cache miss per tile).
         for i in range(HW):
             E.partner[i] = -1
             E.cidx[i] = -1
             E.z[2 * i] = mix64(seed + 2 * <uint64_t>i)
             E.z[2 * i + 1] = mix64(seed + 2 * <uint64_t>i + 1)
+            if g.tid[i] >= 0:
+                E.k0 ^= E.z[2 * i]
+                E.k1 ^= E.z[2 * i + 1]
         for t in range(g.ntypes):
             E.ucount[t] = g.count[t]
-        E.k0 = 0
-        E.k1 = 0
-        for t in range(g.ntypes):
-            for i in range(g.count[t]):
-                E.k0 ^= E.z[2 * g.pos[g.offset[t] + i]]
-                E.k1 ^= E.z[2 * g.pos[g.offset[t] + i] + 1]
         status = run_with_restarts(&E, options)
         if status == ST_SOLVED:
             exact_output(&E)

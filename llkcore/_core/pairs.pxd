@@ -33,3 +33,6 @@ cdef inline bint floods_type(const Grid *g, PathWork *w, int t, int max_turns) n
 # types above FLOOD_MIN_COUNT tiles are flooded too when they exist, else swept pair by pair.
 cdef int64_t list_moves(const Grid *g, PathWork *w, int max_turns, int32_t *out, int64_t cap,
                         Budget *b) noexcept nogil
+
+# Same-type pairs on the board: room for every removable pair.
+cdef int64_t pair_capacity(const Grid *g) noexcept nogil

@@ -6,9 +6,11 @@ the removals it makes (padded cells, in play order: the certificate) and runs wi
 The strategies live in greedy.pyx, matching.pyx, pairing.pyx (+ peeling.pyx) and
 gravity_search.pyx; docs/architecture.md ("Solvers") says what each proves.
 
-"exact" first looks at the root alone (random big deals are proved dead there), then lets the
-two greedy players try for a cheap certificate (most solvable boards, gravity too), then searches;
-all phases share the budgets and the node count.
+Without gravity "exact" first looks at the root alone (random big deals are proved dead there),
+then lets the two greedy players try for a cheap certificate (most solvable boards), then searches;
+all phases share the budgets and the node count. With gravity it searches at once: the search's
+first descent plays tops first, which finds more certificates than the greedy players (measured:
+same UNKNOWN count, fewer nodes in the median; docs/solver.md).
 
 A run cut short (time, a cancel, Ctrl-C) reports that, whatever the strategy returned: after
 the cut every link test answers "no" at once (link.pxd), so only a certificate (made of real
@@ -139,7 +141,7 @@ def solve_state(GridState s, int strategy, int max_turns, int gravity, long long
     c.gbuf = <int32_t *>cnp.PyArray_DATA(gbuf)
     cdef int64_t memo_cap = memo_entries
     cdef uint64_t zseed = seed
-    if strategy != STRAT_EXACT or (options & OPT_NO_QUICK):
+    if strategy != STRAT_EXACT or (options & OPT_NO_QUICK) or gravity != GRAVITY_NONE:
         status = run_phase(&c, s, strategy, maxcount, memo_cap, zseed, options, -1)
     else:
         status = run_phase(&c, trial_copy(s, max_turns), STRAT_EXACT, maxcount, memo_cap, zseed,

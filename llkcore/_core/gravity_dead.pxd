@@ -1,0 +1,31 @@
+# cython: language_level=3
+"""The gravity search's dead test (gravity_dead.pyx)."""
+from libc.stdint cimport int32_t, int64_t, uint8_t
+
+from .budget cimport Budget
+from .grid cimport Grid
+from .path cimport PathWork
+
+# Most pairs of heights may_link tries for one pair of tiles; above it, it says "may link".
+cdef enum:
+    PLACE_MAX = 64
+
+
+cdef struct GDead:
+    Grid B                  # only the cells the tiles of X surely take (scratch)
+    int up                  # offset of one cell against gravity
+    int32_t *bottom         # HW: low end of each cell's segment (-1: a wall or the ring)
+    int32_t *height         # HW: height of each cell above its segment's low end
+    int32_t *block          # HW, by low end: tiles of X in the segment
+    uint8_t *inx            # HW: the tile is in X
+    int32_t *xs             # the tiles of X
+    int32_t *byh            # counting sort of the tiles by height
+    int64_t work            # link tests made so far (placements tried)
+
+
+# Work space for boards shaped like g, gravity against ``up``; False (nothing held) when out of memory.
+cdef bint gdead_init(GDead *D, const Grid *g, int up) noexcept nogil
+cdef void gdead_free(GDead *D) noexcept nogil
+# The relaxed peeling under gravity: the tiles it leaves (> 0: the position is dead; 0 also when
+# the budget ``b`` said stop). g is not changed.
+cdef int gdead_test(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget *b) noexcept nogil

@@ -1,0 +1,211 @@
+"""The exact search under gravity (gravity_search.pyx): its verdicts, prunings and symmetry.
+
+- every verdict on boards up to 6x6 agrees with llkref.solve_exhaustive (all move orders, no
+  pruning) under every gravity direction, with each pruning (safe clearing, sleep sets, the dead
+  test at the root) on and off; every SOLVABLE answer replays with llk.verify and llkref.verify;
+- a board rotated a quarter turn, with its gravity direction turned with it, gets the same
+  verdict (one search serves the four directions);
+- each pruning switched off alone gives the same verdicts on seeded deals too big for the
+  reference;
+- the search frees what it got and raises MemoryError when any allocation fails.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import llkcore as llk
+import llkref
+from conftest import deals, examples, grids, ref_kwargs
+from llkcore._core import alloc as _alloc
+from llkcore._core import solve as _kernel
+from test_solver import REF_NODE_LIMIT, assert_certificate, even_counts
+
+DIRECTIONS = ("down", "up", "left", "right")
+#: gravity_search.pyx's switches, and solve.pyx's "no quick phases".
+OPT_NO_SAFE, OPT_NO_SLEEP, OPT_NO_DEAD, OPT_NO_QUICK = 32, 64, 128, 8
+PRUNING_OFF = (0, OPT_NO_SAFE, OPT_NO_SLEEP, OPT_NO_DEAD, OPT_NO_SAFE | OPT_NO_SLEEP | OPT_NO_DEAD)
+#: A quarter turn clockwise (np.rot90(grid, -1)) takes "down" to "left", and so on.
+TURNED = {"down": "left", "left": "up", "up": "right", "right": "down"}
+
+
+def kernel_solve(board, options, node_limit=400_000):
+    """(status, moves as ((r1, c1), (r2, c2)) or None, nodes) of "exact" with ``options``."""
+    r = board.rules
+    status, cells, nodes = _kernel.solve_state(board._state.copy(), 0, r.max_turns,
+                                               r.gravity_code, node_limit, -1.0, 1 << 20, 0,
+                                               options)
+    moves = None
+    if cells is not None:
+        w = board._width
+        moves = [((a // w - 1, a % w - 1), (b // w - 1, b % w - 1)) for a, b in cells.tolist()]
+    return status, moves, nodes
+
+
+def check_against_reference(grid, rules):
+    solvable, _, _ = llkref.solve_exhaustive(grid, node_limit=REF_NODE_LIMIT,
+                                             **ref_kwargs(rules, gravity=True))
+    assume(solvable is not None)
+    board = llk.Board(grid, rules=rules)
+    for options in PRUNING_OFF:
+        status, moves, _ = kernel_solve(board, options)
+        assert status == (1 if solvable else 0), (grid, rules, options)
+        if solvable:
+            assert llk.verify(grid, moves, rules=rules), (grid, rules, options)
+    sol = llk.solve(grid, rules=rules)
+    assert sol.verdict == (llk.Verdict.SOLVABLE if solvable else llk.Verdict.UNSOLVABLE)
+    if solvable:
+        assert_certificate(grid, sol, rules)
+
+
+@settings(max_examples=examples(120), deadline=None)
+@given(grid=grids(max_rows=6, max_cols=6, max_types=4), gravity=st.sampled_from(DIRECTIONS),
+       turns=st.sampled_from([0, 1, 2, 3]), border=st.booleans())
+def test_every_verdict_agrees_with_the_exhaustive_search(grid, gravity, turns, border):
+    check_against_reference(even_counts(grid), llk.Rules(max_turns=turns, border=border,
+                                                         gravity=gravity))
+
+
+@settings(max_examples=examples(120), deadline=None)
+@given(grid=deals(min_side=3, max_side=6, max_types=4, min_fill=0.7),
+       gravity=st.sampled_from(DIRECTIONS), turns=st.sampled_from([1, 2, 2, 3]),
+       border=st.booleans())
+def test_crowded_boards_agree_with_the_exhaustive_search(grid, gravity, turns, border):
+    """Crowded boards (types of two to eight tiles, few empty cells) are where safe clearing and
+    the sleep sets have the most to do, and where boards die."""
+    check_against_reference(grid, llk.Rules(max_turns=turns, border=border, gravity=gravity))
+
+
+def test_four_tall_stacks_need_the_right_order():
+    # Column 0 is 1 2 1 2 from the top, column 1 the same; without the ring the only ways out
+    # are the tops and the gap on the right, so the order of removals decides.
+    grid = [[1, 1, 0],
+            [2, 2, 0],
+            [1, 1, 0],
+            [2, 2, 0]]
+    rules = llk.Rules(border=False, gravity="down")
+    assert llkref.solve_exhaustive(grid, **ref_kwargs(rules, gravity=True))[0] is True
+    for options in PRUNING_OFF:
+        status, moves, _ = kernel_solve(llk.Board(grid, rules=rules), options)
+        assert status == 1 and llk.verify(grid, moves, rules=rules)
+
+
+def turned(grid):
+    return np.rot90(np.asarray(grid, dtype=np.int32), -1).copy()
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_a_turned_board_with_turned_gravity_gets_the_same_verdict(seed):
+    rng = np.random.default_rng(seed)
+    rows, cols = int(rng.integers(4, 8)), int(rng.integers(4, 8))
+    if rows * cols % 2:
+        cols += 1
+    turns = int(rng.choice([1, 2, 2, 3]))
+    border = bool(rng.random() < 0.7)
+    gravity = DIRECTIONS[seed % 4]
+    board = llk.generate(rows, cols, solvable=False, seed=seed,
+                         rules=llk.Rules(max_turns=turns, border=border))
+    grid = board.grid
+    verdicts = []
+    for quarter in range(4):
+        rules = llk.Rules(max_turns=turns, border=border, gravity=gravity)
+        b = llk.Board(grid, rules=rules)
+        status, moves, _ = kernel_solve(b, 0)
+        assert status in (0, 1), (seed, quarter, status)
+        if status == 1:
+            assert llk.verify(b, moves)
+        verdicts.append(status)
+        grid, gravity = turned(grid), TURNED[gravity]
+    assert len(set(verdicts)) == 1, (seed, verdicts)
+    if rows * cols <= 36:
+        ref = llkref.solve_exhaustive(board.grid.tolist(), max_turns=turns, border=border,
+                                      gravity=DIRECTIONS[seed % 4], node_limit=50_000)[0]
+        assert ref is None or int(ref) == verdicts[0]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_each_pruning_is_sound_on_its_own(seed):
+    """Safe clearing (32 off), sleep sets (64 off) and the root's dead test (128 off), alone and
+    together, with and without the quick phases, give the full search's verdict on seeded deals
+    too big for the reference."""
+    rng = np.random.default_rng(100 + seed)
+    rows, cols = int(rng.integers(5, 9)), int(rng.integers(5, 9))
+    copies = int(rng.choice([2, 4, 4, 6]))
+    rules = llk.Rules(max_turns=int(rng.choice([1, 2, 2, 3])), border=bool(rng.random() < 0.7),
+                      gravity=DIRECTIONS[seed % 4])
+    layout = np.where(rng.random((rows, cols)) < 0.1, -1, 1).astype(np.int32)
+    if (layout > 0).sum() % 2:
+        layout[tuple(np.argwhere(layout > 0)[0])] = 0
+    board = llk.generate(rows, cols, copies=copies, solvable=False, seed=seed, layout=layout,
+                         rules=rules)
+    verdicts = {}
+    for options in PRUNING_OFF + tuple(o | OPT_NO_QUICK for o in PRUNING_OFF):
+        status, moves, _ = kernel_solve(board, options, node_limit=2_000_000)
+        verdicts[options] = status
+        if status == 1:
+            assert llk.verify(board, moves)
+    assert set(verdicts.values()) <= {0, 1}, verdicts        # all decided within the budget
+    assert len(set(verdicts.values())) == 1, (seed, verdicts)
+
+
+def test_the_prunings_save_work():
+    """On KShisen's default game with gravity the full search needs fewer nodes than with either
+    pruning off (summed over a few deals; the counts are deterministic)."""
+    totals = {options: 0 for options in PRUNING_OFF}
+    for seed in range(12):
+        board = llk.generate(8, 18, solvable=False, seed=seed, rules=llk.Rules(gravity="down"))
+        for options in PRUNING_OFF:
+            totals[options] += kernel_solve(board, options, node_limit=100_000)[2]
+    assert totals[0] < totals[OPT_NO_SAFE] and totals[0] < totals[OPT_NO_SLEEP], totals
+
+
+@pytest.mark.parametrize("gravity", DIRECTIONS)
+def test_big_random_deals_are_proved_dead_at_the_root(gravity):
+    """KShisen's largest size (16 rows x 30 columns, 120 types x 4; stacks 16 high, so 30 x 16
+    for sideways gravity) with gravity: the relaxed peeling with sinking tiles proves the deal
+    dead in one node; without it the search takes many."""
+    rows, cols = (16, 30) if gravity in ("down", "up") else (30, 16)
+    board = llk.generate(rows, cols, solvable=False, seed=1, rules=llk.Rules(gravity=gravity))
+    assert kernel_solve(board, 0)[::2] == (0, 1)
+    assert kernel_solve(board, OPT_NO_DEAD, node_limit=20_000)[2] > 100
+
+
+def test_same_board_same_moves_and_nodes():
+    board = llk.generate(9, 16, solvable=False, seed=3, rules=llk.Rules(gravity="down"))
+    first = kernel_solve(board, 0)
+    assert kernel_solve(board, 0) == first
+
+
+@pytest.mark.parametrize("gravity", DIRECTIONS)
+def test_a_failed_allocation_frees_everything_and_raises(gravity):
+    board = llk.generate(6, 8, solvable=False, seed=5, rules=llk.Rules(gravity=gravity))
+    expected = llk.solve(board)
+    _alloc.count_allocations(True)
+    llk.solve(board)
+    total = _alloc.count_allocations(False)
+    assert total > 0
+    try:
+        for n in range(total):
+            _alloc.fail_allocations_after(n)
+            try:
+                sol = llk.solve(board)
+            except MemoryError:
+                continue
+            finally:
+                _alloc.fail_allocations_after(None)
+            assert sol.verdict == expected.verdict
+    finally:
+        _alloc.fail_allocations_after(None)
+    sol = llk.solve(board)
+    assert sol.verdict == expected.verdict and sol.nodes == expected.nodes
+
+
+def test_the_root_dead_test_keeps_to_the_time_limit():
+    """200 types of 50 tiles: one peeling pass tries many pairs; the clock is read inside it."""
+    board = llk.generate(100, 100, copies=50, solvable=False, seed=1,
+                         rules=llk.Rules(gravity="down"))
+    sol = llk.solve(board, time_limit=0.1)
+    assert sol.verdict == llk.Verdict.UNKNOWN and sol.reason == "time_limit"
+    assert sol.seconds < 2.0
