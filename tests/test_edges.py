@@ -113,7 +113,8 @@ def test_time_limit_holds_on_big_gravity_boards(gravity_boards, name):
     """The gravity search and its dead test read the clock inside every long loop: the root's
     key and the dead test's set-up walk cells in order (by type they cost a cache miss per tile,
     0.3 s on 1024 x 1024), and a cut-short dead test stops at once instead of draining its
-    set (0.35 s more). Measured: within 40 ms of time_limit on all four (docs/solver.md)."""
+    set (0.35 s more). Measured: within 40 ms of time_limit on all four (docs/architecture.md,
+    "The gravity search")."""
     board = gravity_boards[name]
     start = time.perf_counter()
     sol = llk.solve(board, time_limit=0.2)

@@ -4,7 +4,7 @@
 With gravity tiles move, so the pairing search's arguments do not hold; this search tries moves.
 One code path serves the four directions: "against gravity" is one cell offset (``up``) and a
 tile's *line* is its column (down / up) or its row (left / right). A node is a position reached
-by a move. docs/solver.md has the arguments in full; in short:
+by a move. docs/architecture.md ("The gravity search") has the arguments in full; in short:
 
 Positions. Gravity keeps the order of the tiles of a segment (a run of non-wall cells of a line)
 and packs them at its low end, so a position is fixed by the set of tiles left. Its key is a
@@ -262,7 +262,8 @@ cdef int enter(GSearch *S, GFrame *f) noexcept nogil:
         return ST_DEAD
     f.next = 0
     if S.dead and f == S.frames:
-        # The root only: deeper, the test costs more than the subtrees it cuts (docs/solver.md).
+        # The root only: deeper, the test costs more than the subtrees it cuts
+        # (docs/architecture.md, "The gravity search").
         S.dead = False
         if gdead_test(&S.D, g, c.w, c.max_turns, &c.b) > 0:
             memo_put(&S.memo, f.k0, f.k1)

@@ -10,7 +10,7 @@ Without gravity "exact" first looks at the root alone (random big deals are prov
 then lets the two greedy players try for a cheap certificate (most solvable boards), then searches;
 all phases share the budgets and the node count. With gravity it searches at once: the search's
 first descent plays tops first, which finds more certificates than the greedy players (measured:
-same UNKNOWN count, fewer nodes in the median; docs/solver.md).
+same UNKNOWN count, fewer nodes in the median; docs/architecture.md, "The gravity search").
 
 A run cut short (time, a cancel, Ctrl-C) reports that, whatever the strategy returned: after
 the cut every link test answers "no" at once (link.pxd), so only a certificate (made of real
