@@ -51,7 +51,8 @@ from .grid cimport GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_UP, Grid, empty_neighbour
 from .link cimport link_cells
 from .memo cimport Memo, memo_free, memo_has, memo_init, memo_put, mix64
 from .pairs cimport list_moves, pair_capacity
-from .run cimport OPEN, ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record, spend, still_time
+from .run cimport (OPEN, ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record, round_limit, spend,
+                  still_time)
 
 # Test switches of solve_state's ``options`` (distinct from pairing.pyx's 1, 2 and solve.pyx's 8
 # and bits 16..19): each pruning can be switched off on its own.
@@ -426,10 +427,7 @@ cdef int run_rounds(GSearch *S) noexcept nogil:
     while True:
         S.order = ORDER_TOPS if r == 0 else ORDER_SHUFFLED
         S.salt = mix64(<uint64_t>r)
-        if user_limit < 0 or c.b.nodes + budget < user_limit:
-            c.b.node_limit = c.b.nodes + budget
-        else:
-            c.b.node_limit = user_limit
+        round_limit(&c.b, user_limit, budget)
         status = search(S)
         if status != ST_NODES or c.b.node_limit == user_limit:
             break

@@ -30,7 +30,8 @@ from .gravity cimport put_pair, take_pair
 from .grid cimport GRAVITY_NONE, Grid, adjacent, empty_neighbours, sort_ints
 from .memo cimport memo_free, memo_has, memo_init, memo_put, mix64
 from .peeling cimport peel_run, stuck_conflict
-from .run cimport OPEN, ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record, spend, still_time
+from .run cimport (OPEN, ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record, round_limit, spend,
+                  still_time)
 
 # Test switches of solve_state's ``options`` (each pruning can be checked on its own); bits
 # 16..19, when not 0, fix one branching rule (CHOICE_*) instead of alternating two.
@@ -464,10 +465,7 @@ cdef int run_with_restarts(Pairing *E, int options) noexcept nogil:
         rules[0] = rules[1] = (options >> 16) & 15
     while True:
         E.choice = rules[r & 1]
-        if user_limit < 0 or c.b.nodes + budget < user_limit:
-            c.b.node_limit = c.b.nodes + budget
-        else:
-            c.b.node_limit = user_limit
+        round_limit(&c.b, user_limit, budget)
         status = run_exact_pairing(E)
         if status != ST_NODES or c.b.node_limit == user_limit:
             break

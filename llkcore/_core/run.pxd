@@ -149,6 +149,15 @@ cdef inline bint spend(Budget *b) noexcept nogil:
     return True
 
 
+cdef inline void round_limit(Budget *b, int64_t user_limit, int64_t budget) noexcept nogil:
+    """The node limit of a restart round: ``budget`` more nodes, never past the caller's own
+    limit (``user_limit``, < 0 for none). Both exact searches run in such rounds."""
+    if user_limit < 0 or b.nodes + budget < user_limit:
+        b.node_limit = b.nodes + budget
+    else:
+        b.node_limit = user_limit
+
+
 cdef inline bint still_time(Budget *b) noexcept nogil:
     """For loops between nodes, once per cheap step: True while the run may go on (the clock is
     read every CHECK_EVERY calls). ``b`` may be NULL: no budget."""
