@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # CI: the kernels built with AddressSanitizer (gcc -fsanitize=address, LLKCORE_SANITIZE=address
 # in setup.py) into a fresh venv from a copy of the sources (the normal build is untouched), then
-# the differential tests, the solver tests, the thread stress, the memory tests and a slice of the
+# the differential tests, the solver tests (gravity and playouts too), the thread stress, the memory tests and a slice of the
 # fuzz suite with the ASan runtime preloaded. Any ASan report fails the run: ASan aborts the
 # process that made it, and every report (subprocesses' too) is also written to a log file that
-# is checked at the end. Runs as root on a clean clone (docs/architecture.md, "Fuzzing, AddressSanitizer and the leak check").
+# is checked at the end. Runs as root on a clean clone (docs/architecture.md, "Fuzzing,
+# AddressSanitizer and the leak check").
 #
 #   ci/asan.sh                    # a few minutes of build, then at most ASAN_TEST_SECONDS of tests
 set -euo pipefail
@@ -72,6 +73,7 @@ status=0
       -o pythonpath=python -o addopts= -o "markers=fuzz: the fuzzing suite" \
       --deselect tests/test_board.py::test_moves_memory_follows_the_answer_not_the_same_type_pairs \
       tests/test_link.py tests/test_board.py tests/test_dropin.py tests/test_solver.py \
+      tests/test_solver_gravity.py tests/test_playouts.py \
       tests/test_threads.py tests/test_memory.py tests/fuzz
 ) || status=$?
 
