@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # CI: the kernels built with AddressSanitizer (gcc -fsanitize=address, LLKCORE_SANITIZE=address
 # in setup.py) into a fresh venv from a copy of the sources (the normal build is untouched), then
-# the differential tests, the solver tests (gravity and playouts too), the thread stress, the memory tests and a slice of the
-# fuzz suite with the ASan runtime preloaded. Any ASan report fails the run: ASan aborts the
+# the differential tests, the solver tests (gravity and playouts too), the thread stress, the
+# memory tests and a slice of the fuzz suite with the ASan runtime preloaded. Any ASan report fails the run: ASan aborts the
 # process that made it, and every report (subprocesses' too) is also written to a log file that
 # is checked at the end. Runs as root on a clean clone (docs/architecture.md, "Fuzzing,
 # AddressSanitizer and the leak check").
