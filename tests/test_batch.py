@@ -3,6 +3,7 @@ streams its input; Ctrl-C stops it with no thread left; the Analysis container a
 from __future__ import annotations
 
 import _thread
+import gc
 import itertools
 import json
 import sys
@@ -199,10 +200,30 @@ def test_error_in_the_middle_stops_everything():
 # Streaming and Ctrl-C
 # ---------------------------------------------------------------------------------------------
 
-def endless_deals(counter):
+def endless_deals(counter, seconds=120.0):
+    """Deals without end, for tests that stop analyze; after ``seconds`` it fails instead, so a
+    stop that never comes fails the test rather than hanging the run."""
+    deadline = time.monotonic() + seconds
     for i in itertools.count():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the stream was not stopped within {seconds} s")
         counter.append(i)
         yield llk.generate(6, 6, solvable=False, seed=i)
+
+
+def interrupt_main_until(stopped, first=0.5, every=1.0):
+    """Ctrl-C for the main thread after ``first`` seconds, then again every ``every`` seconds
+    until ``stopped`` is set: CPython drops a KeyboardInterrupt that lands while a finalizer or
+    weakref callback runs (it becomes an "Exception ignored" warning), as a person's second
+    Ctrl-C would make up for."""
+    def run():
+        wait = first
+        while not stopped.wait(wait):
+            _thread.interrupt_main()
+            wait = every
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
 
 
 def test_streams_lazily_and_a_progress_callback_can_interrupt():
@@ -229,15 +250,19 @@ def test_ctrl_c_from_the_keyboard_stops_promptly(workers):
     """A real interrupt of the main thread (what Ctrl-C does) while analyze runs an endless
     stream: KeyboardInterrupt comes out within a second or so and every pool thread is gone."""
     pulled = []
-    timer = threading.Timer(0.5, _thread.interrupt_main)
-    timer.start()
+    gc.collect()        # the garbage of earlier tests is not finalized during this one
+    stopped = threading.Event()
     start = time.monotonic()
+    interrupter = interrupt_main_until(stopped)
     try:
         with pytest.raises(KeyboardInterrupt):
-            llk.analyze(endless_deals(pulled), workers=workers)
-            time.sleep(60)  # not reached: the stream never ends
+            try:
+                llk.analyze(endless_deals(pulled, seconds=60), workers=workers)
+            finally:
+                stopped.set()
     finally:
-        timer.cancel()
+        stopped.set()
+        interrupter.join()
     elapsed = time.monotonic() - start
     assert len(pulled) > 0
     assert elapsed < 5, elapsed
@@ -255,15 +280,19 @@ def test_ctrl_c_stops_long_solves_in_flight():
     hard = llk.generate(18, 8, solvable=False, seed=HARD_18X8_SEED)
     if llk.solve(hard, time_limit=1.0).verdict != llk.Verdict.UNKNOWN:
         pytest.skip("the solver now decides this board within a second: pick a harder one")
-    timer = threading.Timer(0.5, _thread.interrupt_main)
-    timer.start()
+    gc.collect()
+    stopped = threading.Event()
     start = time.monotonic()
+    interrupter = interrupt_main_until(stopped)
     try:
         with pytest.raises(KeyboardInterrupt):
-            llk.analyze([hard] * 4, workers=2)
-            time.sleep(60)
+            try:
+                llk.analyze([hard] * 4, workers=2, time_limit=60)
+            finally:
+                stopped.set()
     finally:
-        timer.cancel()
+        stopped.set()
+        interrupter.join()
     assert time.monotonic() - start < 3
     assert analysis_threads() == []
 
