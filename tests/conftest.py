@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import signal
 
 import numpy as np
 from hypothesis import HealthCheck, settings
@@ -32,6 +33,14 @@ from hypothesis import strategies as st
 
 import llkcore
 import llkref
+
+# The Ctrl-C tests need SIGINT to reach Python. A shell script that starts a job in the background
+# (`cmd &` without job control, nohup) starts it with SIGINT ignored, and then Python installs no
+# KeyboardInterrupt handler, `_thread.interrupt_main()` does nothing and every child process
+# inherits the ignored signal: those tests would wait for an interrupt that never comes. Restore
+# Python's handler for the test process; children then start with the default and install theirs.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 _COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.register_profile("default", **_COMMON)
