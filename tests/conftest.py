@@ -253,6 +253,12 @@ def assert_unchanged(board, before):
     assert redo_trail(board) == redo_trail(twin)
 
 
+def pytest_configure(config):
+    # Also registered here, not only in pyproject.toml: the suite runs installed wheels from a
+    # folder without it (ci/test_installed.sh).
+    config.addinivalue_line("markers", "fuzz: the fuzzing suite (tests/fuzz)")
+
+
 def pytest_terminal_summary(terminalreporter):
     """The fuzz suite's call counts (tests/fuzz/fuzzing.py), when it ran."""
     import sys

@@ -54,8 +54,10 @@ def _imports(path: Path, modules: set) -> set:
 def _graph():
     paths = [p for p in PACKAGE.rglob("*.py")]
     modules = {_module_name(p) for p in paths}
-    # Compiled kernels are leaves: nothing they import is a facade module.
-    modules |= {f"llkcore._core.{p.name.split('.')[0]}" for p in (PACKAGE / "_core").glob("*.pyx")}
+    # Compiled kernels are leaves (nothing they import is a facade module), named by their
+    # sources in a clone and by their extension files in an installed wheel (which has no .pyx).
+    kernels = [p for pattern in ("*.pyx", "*.so", "*.pyd") for p in (PACKAGE / "_core").glob(pattern)]
+    modules |= {f"llkcore._core.{p.name.split('.')[0]}" for p in kernels}
     return {_module_name(p): _imports(p, modules) for p in paths}
 
 
