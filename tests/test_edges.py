@@ -332,7 +332,9 @@ def test_gravity_search_peak_memory_stays_within_the_memo_cap():
                          timeout=300, check=True).stdout.split()
     nodes, added_mib = int(out[0]), float(out[1])
     assert nodes == 160_000
-    assert 0.6 < added_mib < 1.3, added_mib     # the table and no more
+    # The table and no more: 0.8-0.9 MiB with gcc, 1.32 with clang (RSS counts whole pages of
+    # whatever the solve allocates); the old table beside the new one measured 1.6.
+    assert 0.6 < added_mib < 1.45, added_mib
 
 
 @st.composite
