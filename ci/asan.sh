@@ -15,7 +15,7 @@ trap 'rm -rf "$work"' EXIT
 start=$(date +%s)
 stamp() { echo "=== asan: $1 ($(( $(date +%s) - start )) s)"; }
 #: The tests' time box in seconds (the build is not in it).
-ASAN_TEST_SECONDS="${ASAN_TEST_SECONDS:-300}"
+ASAN_TEST_SECONDS="${ASAN_TEST_SECONDS:-480}"
 
 command -v gcc > /dev/null || { echo "asan: gcc is needed"; exit 1; }
 libasan="$(gcc -print-file-name=libasan.so)"
@@ -67,7 +67,7 @@ status=0
   export LLKCORE_HYPOTHESIS_PROFILE="${LLKCORE_HYPOTHESIS_PROFILE:-dev}"
   export LLKCORE_STRESS_SECONDS="${LLKCORE_STRESS_SECONDS:-10}"
   export LLKCORE_FUZZ_CALLS="${LLKCORE_FUZZ_CALLS:-20000}"
-  export LLKCORE_FUZZ_SECONDS="${LLKCORE_FUZZ_SECONDS:-60}"
+  export LLKCORE_FUZZ_SECONDS="${LLKCORE_FUZZ_SECONDS:-40}"
   timeout --signal=INT --kill-after=30 "$ASAN_TEST_SECONDS" \
     "$work/venv/bin/python" -m pytest -q -p no:cacheprovider -p no:randomly --rootdir "$run" \
       -o pythonpath=python -o addopts= -o "markers=fuzz: the fuzzing suite" \
