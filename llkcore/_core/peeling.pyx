@@ -156,8 +156,14 @@ cdef void stuck_conflict(Pairing *E) noexcept nogil:
                 E.lvl[a] = E.tmax[t]
             if E.instuck[a] and E.lvl[a] > top:
                 top = E.lvl[a]
-    # Drop whole levels from S, latest first, while what is left still holds a closed set.
+    # Drop whole levels from S, latest first, while what is left still holds a closed set. The
+    # node's own level is not tried: its parent's peeling (a superset of obstacles, the same
+    # partners for every tile of S older than this level) cleared the board, so S without this
+    # level's tiles peels away too (docs/architecture.md, "Relaxed peeling"; measured: 0 of
+    # 42,894 such tries kept a closed set). Skipping a level only keeps the conflict larger.
     lev = top
+    if lev == E.level:
+        lev -= 1
     while lev > 0 and tries < E.tries and still_time(&E.c.b):
         # Is there a tile of this level in S?
         found = False
