@@ -160,12 +160,13 @@ cdef inline bint on_top(const Grid *g, int p, int t, int up) noexcept nogil:
     return True
 
 
-cdef bint self_clear(GSearch *S, int t, int level) noexcept nogil:
+cdef bint self_clear(GSearch *S, int t, int level, int *pa, int *pb) noexcept nogil:
     """Can type t's tiles clear each other from here (removals of t only, gravity applied)?
-    The board is left as it was."""
+    When they can, (pa, pb) is the first pair of such a clearing, in index order, smaller cell
+    first. The board is left as it was."""
     cdef Grid *g = S.c.g
     cdef Ctx *c = S.c
-    cdef int n = g.count[t], i, j, a, b, ngm
+    cdef int n = g.count[t], i, j, a, b, ngm, na, nb
     cdef int32_t *moves = S.trial + level * S.room
     cdef bint ok
     if n == 0:
@@ -177,19 +178,21 @@ cdef bint self_clear(GSearch *S, int t, int level) noexcept nogil:
             if not link_cells(g, c.w, a, b, c.max_turns):
                 continue
             ngm = take_pair(g, a, b, c.gravity, moves)
-            ok = self_clear(S, t, level + 1)
+            ok = self_clear(S, t, level + 1, &na, &nb)
             put_pair(g, a, b, t, t, moves, ngm)
             if ok:
+                pa[0] = a if a < b else b
+                pb[0] = b if a < b else a
                 return True
     return False
 
 
 cdef bint safe_move(GSearch *S, int *pa, int *pb) noexcept nogil:
-    """A safe removal (module docstring), if any: the first linkable pair, in index order, of
-    the first type (ascending) whose tiles are all on top and can clear each other now."""
+    """A safe removal (module docstring), if any: the first pair of a clearing of the first type
+    (ascending) whose tiles are all on top and can clear each other now."""
     cdef Grid *g = S.c.g
     cdef Ctx *c = S.c
-    cdef int t, n, i, j, a, b, ngm
+    cdef int t, n, i
     cdef bint ok
     for t in range(g.ntypes):
         # The clock every 64 types (a type costs a few steps; one check per type cost 30% more
@@ -204,21 +207,8 @@ cdef bint safe_move(GSearch *S, int *pa, int *pb) noexcept nogil:
             if not on_top(g, g.pos[g.offset[t] + i], t, S.up):
                 ok = False
                 break
-        if not ok:
-            continue
-        for i in range(n):
-            for j in range(i + 1, n):
-                a = g.pos[g.offset[t] + i]
-                b = g.pos[g.offset[t] + j]
-                if not link_cells(g, c.w, a, b, c.max_turns):
-                    continue
-                ngm = take_pair(g, a, b, c.gravity, S.trial)
-                ok = self_clear(S, t, 1)
-                put_pair(g, a, b, t, t, S.trial, ngm)
-                if ok:
-                    pa[0] = a if a < b else b
-                    pb[0] = b if a < b else a
-                    return True
+        if ok and self_clear(S, t, 0, pa, pb):
+            return True
     return False
 
 
