@@ -26,6 +26,9 @@ from __future__ import annotations
 import itertools
 import os
 import signal
+import subprocess
+import time
+from typing import Callable
 
 import numpy as np
 from hypothesis import HealthCheck, settings
@@ -251,6 +254,22 @@ def assert_unchanged(board, before):
     assert board.history == history
     assert board.tiles_left == tiles
     assert redo_trail(board) == redo_trail(twin)
+
+
+def ctrl_c(proc: subprocess.Popen, busy: Callable[[], None]) -> tuple[str, str, float]:
+    """Send SIGINT to a child once ``busy()`` has seen it at work; return its stdout, stderr and
+    the seconds from the signal to its exit. The child is killed if anything fails on the way."""
+    try:
+        busy()
+        assert proc.poll() is None, proc.communicate()
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+        return out, err, time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
 
 
 def pytest_configure(config):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ import pytest
 
 import llkcore as llk
 from llkcore import cli
+from conftest import ctrl_c
 
 BIN = Path(sys.executable).parent
 
@@ -388,19 +388,13 @@ def test_ctrl_c_stops_analyze_promptly(tmp_path):
     proc = subprocess.Popen([str(BIN / "llk"), "analyze", "--size", "10x10", "--count", "1000000",
                              "--workers", "2"], cwd=tmp_path, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    try:
+
+    def busy():
         # The first progress output means Python is up and boards are being solved.
-        first = proc.stderr.read(1)
+        assert proc.stderr.read(1), proc.communicate()
         time.sleep(0.5)
-        assert first and proc.poll() is None, proc.communicate()
-        sent = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
-        stopped = time.monotonic() - sent
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+
+    _, err, stopped = ctrl_c(proc, busy)
     assert proc.returncode == 130, err
     assert "interrupted" in err
     assert stopped < 10, stopped

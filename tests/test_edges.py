@@ -24,7 +24,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import llkcore as llk
-from conftest import examples, grids, ref_kwargs, rules_st
+from conftest import ctrl_c, examples, grids, ref_kwargs, rules_st
 
 BIN = Path(sys.executable).parent
 
@@ -248,7 +248,8 @@ def test_llk_solve_without_a_time_limit_exits_130_on_ctrl_c(tmp_path):
     np.save(board, sparse_grid(512))
     proc = subprocess.Popen([str(BIN / "llk"), "solve", str(board), "--turns", "3"], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
+
+    def busy():
         # Wait until llkcore is imported (its last kernel mapped), then give it a second to read
         # the board and start solving: a signal during start-up is not what this tests.
         deadline = time.monotonic() + 60
@@ -257,15 +258,8 @@ def test_llk_solve_without_a_time_limit_exits_130_on_ctrl_c(tmp_path):
                 not maps.exists() or "_core/solve." not in maps.read_text()):
             time.sleep(0.05)
         time.sleep(1.0)
-        assert proc.poll() is None, proc.communicate()
-        sent = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=30)
-        stopped = time.monotonic() - sent
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+
+    _, err, stopped = ctrl_c(proc, busy)
     assert proc.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
     assert stopped < 2, stopped
