@@ -3,7 +3,7 @@
 # (the sdist: the kernels' .pyx/.pxd/.pyi and no generated .c; the wheel: compiled kernels, no
 # .c or .pyx), install the wheel with its test extra into a fresh venv and run tests from outside
 # the source tree (ci/test_installed.sh): what an installed wheel can get wrong, that is
-# installing, importing and the package's files (test_install, test_structure), the llk command
+# installing and importing (test_install; test_structure reads the installed modules), the llk command
 # and its game (test_cli, test_play), the extras (test_dask, test_render's PNGs), saved games and
 # errors, plus a quick pass over the kernels (test_link, test_board, test_dropin, test_solver,
 # test_batch). The wheel's kernels are the release build's (same compiler, same flags), on which
