@@ -1,4 +1,4 @@
-"""Batch analysis on all cores: 1,000 seeded 18x8 deals (the deals of
+"""Batch analysis on all cores: 400 seeded 18x8 deals (the first 400 deals of
 ``llk analyze --size 18x8 --count 1000``), workers=2 against workers=1 in the same run.
 
 The group pairs a ``_core`` run (2 threads) with a ``_ref`` run (1 thread) of the same work, so
@@ -7,7 +7,8 @@ gated: it measures free cores, and drops whenever other processes share the mach
 kernels release the GIL is gated by test_bench_gil.py instead. Each board gets a
 node budget so that one very hard board (some 18x8 deals take the exact search 10^6 nodes) cannot
 dominate the wall time: this measures the pool, not the solver's tail. Throughput (boards per
-second) is recorded in extra_info.
+second) is recorded in extra_info. 400 deals, not 1,000: the number is reported, not gated, and
+the two runs of 1,000 took a minute of CI's time (workers=1 alone 39 s).
 """
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ import pytest
 import llkcore as llk
 from llkcore.cli import Deals
 
-COUNT = 1000
+COUNT = 400
+#: Boards of the threaded run checked against a one-thread run.
+CHECKED = 100
 NODE_LIMIT = 20_000
 
 
@@ -39,13 +42,13 @@ def _run(benchmark, deals, workers):
     return result
 
 
-def test_analyze_1000_workers2_core(benchmark, deals):
+def test_analyze_400_workers2_core(benchmark, deals):
     result = _run(benchmark, deals, 2)
-    # Threads change only the timings: the first 200 boards match a one-thread run.
-    serial = llk.analyze(deals[:200], workers=1, node_limit=NODE_LIMIT)
+    # Threads change only the timings: the first boards match a one-thread run.
+    serial = llk.analyze(deals[:CHECKED], workers=1, node_limit=NODE_LIMIT)
     for field in ("verdict", "initial_moves", "solution_length", "nodes"):
-        assert (getattr(result, field)[:200] == getattr(serial, field)).all(), field
+        assert (getattr(result, field)[:CHECKED] == getattr(serial, field)).all(), field
 
 
-def test_analyze_1000_workers1_ref(benchmark, deals):
+def test_analyze_400_workers1_ref(benchmark, deals):
     _run(benchmark, deals, 1)

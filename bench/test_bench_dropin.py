@@ -2,22 +2,20 @@
 
 - module-link-list / module-link-array: ``llk.can_link(grid, a, b)`` called on the bot's own
   grid (a list of lists; an int32 ndarray), 200 single calls, against llkref's BFS on the same
-  list: ratio = ref / core (targets 300x and 1,000x);
-- module-path-list: ``llk.find_path(grid, a, b)`` on the list, 200 calls, against llkref;
+  list: ratio = ref / core (targets 300x and 1,000x). llkref's side is exactly link-single's
+  (test_bench_link.py), measured there once per fill in the same run (``ref_group``);
+- module-path-list: ``llk.find_path(grid, a, b)`` on the list, 200 calls, against llkref's
+  find_path on the same list, measured once per fill in path-* (``ref_group``);
 - board-from-list / board-update-list: ``llk.Board(grid)`` and ``board.update(grid)`` on a 40x40
   list against ``np.array(grid, dtype=np.int32)`` (the ref side), so the gate ratio is
   np.array time / Board time (target >= 1/3: a Board costs at most 3x copying the list);
 - board-tiny: ``llk.Board([[1, 1]])``, reported (a few microseconds), not gated.
 """
-import llkref
 import numpy as np
 import pytest
+from test_bench_link import ref_links, ref_paths
 
 import llkcore as llk
-
-
-def _ref_link_all(grid_list, queries):
-    return [llkref.can_link(grid_list, (r1, c1), (r2, c2)) for r1, c1, r2, c2 in queries]
 
 
 def _module_links(grid, pts):
@@ -30,35 +28,22 @@ CONTAINERS = {"list": lambda grid, grid_list: grid_list,
 
 
 @pytest.mark.parametrize("container", sorted(CONTAINERS))
-def test_module_link_core(benchmark, case, container):
+def test_module_link_core(benchmark, case, container, ref_answers):
     fill, grid, grid_list, queries = case
     benchmark.group = f"module-link-{container}-{fill}"
+    benchmark.extra_info["ref_group"] = f"link-single-{fill}"
     users_grid = CONTAINERS[container](grid, grid_list)
     pts = [((r1, c1), (r2, c2)) for r1, c1, r2, c2 in queries.tolist()]
-    assert benchmark(_module_links, users_grid, pts) == _ref_link_all(grid_list, queries.tolist())
+    assert benchmark(_module_links, users_grid, pts) == ref_links(ref_answers, fill, grid_list, queries)
 
 
-@pytest.mark.parametrize("container", sorted(CONTAINERS))
-def test_module_link_ref(benchmark, case, container):
-    fill, grid, grid_list, queries = case
-    benchmark.group = f"module-link-{container}-{fill}"
-    benchmark.pedantic(_ref_link_all, args=(grid_list, queries.tolist()), rounds=3, iterations=1)
-
-
-def test_module_path_list_core(benchmark, case):
+def test_module_path_list_core(benchmark, case, ref_answers):
     fill, grid, grid_list, queries = case
     benchmark.group = f"module-path-list-{fill}"
+    benchmark.extra_info["ref_group"] = f"path-{fill}"
     pts = [((r1, c1), (r2, c2)) for r1, c1, r2, c2 in queries.tolist()]
     paths = benchmark(lambda: [llk.find_path(grid_list, a, b) for a, b in pts])
-    assert paths[:20] == [llkref.find_path(grid_list, a, b) for a, b in pts[:20]]
-
-
-def test_module_path_list_ref(benchmark, case):
-    fill, grid, grid_list, queries = case
-    benchmark.group = f"module-path-list-{fill}"
-    pts = [((r1, c1), (r2, c2)) for r1, c1, r2, c2 in queries.tolist()]
-    benchmark.pedantic(lambda: [llkref.find_path(grid_list, a, b) for a, b in pts],
-                       rounds=3, iterations=1)
+    assert paths == ref_paths(ref_answers, fill, grid_list, pts)
 
 
 def test_board_from_list_core(benchmark, case):

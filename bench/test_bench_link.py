@@ -1,7 +1,11 @@
 """Link test and path finding: llkcore vs the llkref BFS on the same seeded queries.
 
-Each pair of benchmarks (core / ref) runs the same queries, so ratio = ref time / core time.
-The gate (ci/bench_gate.py) reads these from pytest-benchmark's JSON.
+Each group pairs a core benchmark with a ref benchmark of the same queries, so ratio = ref time /
+core time. The gate (ci/bench_gate.py) reads these from pytest-benchmark's JSON. llkref's side of
+every link group is the same work (``_ref_link_all`` on the list and the 200 queries), measured
+once per fill in link-single; link-batch here and module-link-* (test_bench_dropin.py) take their
+ratio against it (``extra_info["ref_group"]``, bench/conftest.py). Likewise path-* measures
+llkref's find_path once for path-* and module-path-list-*.
 """
 import llkref
 
@@ -12,7 +16,26 @@ def _ref_link_all(grid_list, queries):
     return [llkref.can_link(grid_list, (r1, c1), (r2, c2)) for r1, c1, r2, c2 in queries]
 
 
-def test_link_single_core(benchmark, case):
+def ref_links(ref_answers, fill, grid_list, queries):
+    """llkref's answers to the fill's queries (kept by test_link_single_ref)."""
+    return ref_answers.get_or_compute(("link", fill), lambda: _ref_link_all(grid_list, queries.tolist()))
+
+
+def ref_paths(ref_answers, fill, grid_list, pts):
+    """llkref's paths for the fill's queries (kept by test_path_ref)."""
+    return ref_answers.get_or_compute(("path", fill),
+                                      lambda: [llkref.find_path(grid_list, a, b) for a, b in pts])
+
+
+def test_link_single_ref(benchmark, case, ref_answers):
+    fill, grid, grid_list, queries = case
+    benchmark.group = f"link-single-{fill}"
+    q = queries.tolist()
+    ref_answers[("link", fill)] = benchmark.pedantic(_ref_link_all, args=(grid_list, q), rounds=3,
+                                                     iterations=1)
+
+
+def test_link_single_core(benchmark, case, ref_answers):
     fill, grid, grid_list, queries = case
     benchmark.group = f"link-single-{fill}"
     board = llk.Board(grid)
@@ -21,32 +44,30 @@ def test_link_single_core(benchmark, case):
     def run():
         return [board.can_link(a, b) for a, b in pts]
 
-    assert benchmark(run) == _ref_link_all(grid_list, queries.tolist())
+    assert benchmark(run) == ref_links(ref_answers, fill, grid_list, queries)
 
 
-def test_link_single_ref(benchmark, case):
-    fill, grid, grid_list, queries = case
-    benchmark.group = f"link-single-{fill}"
-    q = queries.tolist()
-    benchmark.pedantic(_ref_link_all, args=(grid_list, q), rounds=3, iterations=1)
-
-
-def test_link_batch_core(benchmark, case):
+def test_link_batch_core(benchmark, case, ref_answers):
     fill, grid, grid_list, queries = case
     benchmark.group = f"link-batch-{fill}"
+    benchmark.extra_info["ref_group"] = f"link-single-{fill}"
     board = llk.Board(grid)
     result = benchmark(board.can_link_many, queries)
-    assert result.tolist() == _ref_link_all(grid_list, queries.tolist())
+    assert result.tolist() == ref_links(ref_answers, fill, grid_list, queries)
 
 
-def test_link_batch_ref(benchmark, case):
+def test_path_ref(benchmark, case, ref_answers):
     fill, grid, grid_list, queries = case
-    benchmark.group = f"link-batch-{fill}"
-    q = queries.tolist()
-    benchmark.pedantic(_ref_link_all, args=(grid_list, q), rounds=3, iterations=1)
+    benchmark.group = f"path-{fill}"
+    pts = [((r1, c1), (r2, c2)) for r1, c1, r2, c2 in queries.tolist()]
+
+    def run():
+        return [llkref.find_path(grid_list, a, b) for a, b in pts]
+
+    ref_answers[("path", fill)] = benchmark.pedantic(run, rounds=3, iterations=1)
 
 
-def test_path_core(benchmark, case):
+def test_path_core(benchmark, case, ref_answers):
     fill, grid, grid_list, queries = case
     benchmark.group = f"path-{fill}"
     board = llk.Board(grid)
@@ -56,16 +77,5 @@ def test_path_core(benchmark, case):
         return [board.find_path(a, b) for a, b in pts]
 
     paths = benchmark(run)
-    ref = [llkref.find_path(grid_list, a, b) for a, b in pts]
+    ref = ref_paths(ref_answers, fill, grid_list, pts)
     assert [p is None for p in paths] == [p is None for p in ref]
-
-
-def test_path_ref(benchmark, case):
-    fill, grid, grid_list, queries = case
-    benchmark.group = f"path-{fill}"
-    pts = [((r1, c1), (r2, c2)) for r1, c1, r2, c2 in queries.tolist()]
-
-    def run():
-        return [llkref.find_path(grid_list, a, b) for a, b in pts]
-
-    benchmark.pedantic(run, rounds=3, iterations=1)

@@ -5,7 +5,9 @@ Each group pairs a ``_core`` and a ``_ref`` benchmark on the same deals, so rati
   in both engines (they play the same moves, asserted); mobility scores every move by listing
   the moves after it, which takes llkref about 20 s per 18x8 deal, hence the smaller board;
 - solve-exact-18x8: llkcore's exact answer against llkref's one greedy playout (KShisen's
-  "solvable games only" check, which guesses): what a proof costs next to a guess;
+  "solvable games only" check, which guesses): what a proof costs next to a guess. That playout
+  on these deals is exactly solve-greedy-freedom's ref side, so the group takes its ratio against
+  it (``extra_info["ref_group"]``, bench/conftest.py) instead of timing it twice;
 - solve-exact-6x6: llkcore's exact search against llkref's exhaustive search on 6x6 deals small
   enough for it (same verdicts, asserted).
 Node counts of the exact search go to extra_info (bench/strength.py has the full strength table).
@@ -54,33 +56,31 @@ def _deals_for(strategy, request):
 
 
 @pytest.mark.parametrize("strategy", sorted(REF))
-def test_heuristic_core(benchmark, request, strategy):
+def test_heuristic_core(benchmark, request, strategy, ref_answers):
     benchmark.group, (boards, grids) = _deals_for(strategy, request)
     sols = benchmark(_core_all, boards, strategy)
     # A heuristic returns None when stuck; llkcore says UNKNOWN with no moves then.
-    assert [s.moves for s in sols] == [REF[strategy](g) for g in grids]
+    expected = ref_answers.get_or_compute(("solve", strategy), lambda: [REF[strategy](g) for g in grids])
+    assert [s.moves for s in sols] == expected
 
 
 @pytest.mark.parametrize("strategy", sorted(REF))
-def test_heuristic_ref(benchmark, request, strategy):
+def test_heuristic_ref(benchmark, request, strategy, ref_answers):
     benchmark.group, (_, grids) = _deals_for(strategy, request)
-    benchmark.pedantic(lambda: [REF[strategy](g) for g in grids], rounds=1, iterations=1)
+    ref_answers[("solve", strategy)] = benchmark.pedantic(lambda: [REF[strategy](g) for g in grids],
+                                                          rounds=1, iterations=1)
 
 
 def test_exact_18x8_core(benchmark, deals_18x8):
     boards, _ = deals_18x8
     benchmark.group = "solve-exact-18x8"
+    # llkref's side: one greedy-freedom playout per deal, timed in solve-greedy-freedom.
+    benchmark.extra_info["ref_group"] = "solve-greedy-freedom"
     sols = benchmark(_core_all, boards, "exact")
     assert all(s.verdict != llk.Verdict.UNKNOWN for s in sols)
     assert all(llk.verify(b, s.moves) for b, s in zip(boards, sols) if s.moves is not None)
     benchmark.extra_info["nodes"] = [s.nodes for s in sols]
     benchmark.extra_info["verdicts"] = [int(s.verdict) for s in sols]
-
-
-def test_exact_18x8_ref(benchmark, deals_18x8):
-    _, grids = deals_18x8
-    benchmark.group = "solve-exact-18x8"
-    benchmark.pedantic(lambda: [llkref.greedy_freedom(g) for g in grids], rounds=1, iterations=1)
 
 
 def test_exact_6x6_core(benchmark, deals_6x6):

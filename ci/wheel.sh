@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
 # CI: build the sdist and a wheel from it with `python -m build`, check what each archive holds
 # (the sdist: the kernels' .pyx/.pxd/.pyi and no generated .c; the wheel: compiled kernels, no
-# .c or .pyx), install the wheel with its test extra into a fresh venv and run the suite from
-# outside the source tree (ci/test_installed.sh). Set LLKCORE_HYPOTHESIS_PROFILE to choose the
-# example counts (default here: dev, a quarter of the examples).
+# .c or .pyx), install the wheel with its test extra into a fresh venv and run tests from outside
+# the source tree (ci/test_installed.sh): what an installed wheel can get wrong, that is
+# installing and importing (test_install; test_structure reads the installed modules), the llk command
+# and its game (test_cli, test_play), the extras (test_dask, test_render's PNGs), saved games and
+# errors, plus a quick pass over the kernels (test_link, test_board, test_dropin, test_solver,
+# test_batch). The wheel's kernels are the release build's (same compiler, same flags), on which
+# .ci/run has run the whole suite with full counts; the other kernel tests run on the
+# bounds-checked, clang and ASan builds. Default example counts: the quick profile (a tenth);
+# set LLKCORE_HYPOTHESIS_PROFILE to change them, or pass test files to run those instead:
+#
+#   ci/wheel.sh [test files...]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
@@ -56,6 +64,11 @@ python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install -q "$wheel[test]"
 
 stamp "tests from outside the source tree"
-LLKCORE_HYPOTHESIS_PROFILE="${LLKCORE_HYPOTHESIS_PROFILE:-dev}" "$root/ci/test_installed.sh" "$work/venv"
+tests=("$@")
+[ ${#tests[@]} -gt 0 ] || tests=(tests/test_install.py tests/test_structure.py tests/test_cli.py
+    tests/test_play.py tests/test_dask.py tests/test_render.py tests/test_saving.py tests/test_errors.py
+    tests/test_link.py tests/test_board.py tests/test_dropin.py tests/test_solver.py tests/test_batch.py)
+LLKCORE_HYPOTHESIS_PROFILE="${LLKCORE_HYPOTHESIS_PROFILE:-quick}" "$root/ci/test_installed.sh" "$work/venv" \
+    "${tests[@]}"
 stamp "done"
 echo "CPU time (user, system) of this script, then of its children:"; times

@@ -4,6 +4,8 @@ Profiles (env var LLKCORE_HYPOTHESIS_PROFILE):
   "default"  moderate example counts, random seeds (what a plain `pytest` run uses);
   "ci"       the same counts, derandomized so a CI run is reproducible, failure blobs printed;
   "dev"      a quarter of the examples, for a quick edit-test loop;
+  "quick"    a tenth of the examples, derandomized: the kernel tests CI runs again on its other
+             builds (bounds-checked, wheel, clang, ASan) after the full counts ran on the release;
   "thorough" ten times the examples, for a bug hunt (minutes, not for CI).
 Tests ask for their count through ``examples(n)`` so every profile scales them together.
 
@@ -49,10 +51,11 @@ _COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, Healt
 settings.register_profile("default", **_COMMON)
 settings.register_profile("ci", derandomize=True, print_blob=True, **_COMMON)
 settings.register_profile("dev", **_COMMON)
+settings.register_profile("quick", derandomize=True, print_blob=True, **_COMMON)
 settings.register_profile("thorough", **_COMMON)
 PROFILE = os.environ.get("LLKCORE_HYPOTHESIS_PROFILE", "default")
 settings.load_profile(PROFILE)
-_SCALE = {"dev": 0.25, "thorough": 10.0}.get(PROFILE, 1.0)
+_SCALE = {"dev": 0.25, "quick": 0.1, "thorough": 10.0}.get(PROFILE, 1.0)
 
 
 def examples(n: int) -> int:
