@@ -19,7 +19,7 @@ trap 'rm -rf "$work"' EXIT
 start=$(date +%s)
 stamp() { echo "=== asan: $1 ($(( $(date +%s) - start )) s)"; }
 #: The tests' time box in seconds (the build is not in it).
-ASAN_TEST_SECONDS="${ASAN_TEST_SECONDS:-360}"
+ASAN_TEST_SECONDS="${ASAN_TEST_SECONDS:-480}"
 
 command -v gcc > /dev/null || { echo "asan: gcc is needed"; exit 1; }
 libasan="$(gcc -print-file-name=libasan.so)"
