@@ -24,6 +24,9 @@ from conftest import GRAVITIES, examples, grids, ref_kwargs, rules_st
 from llkcore._core import solve as _kernel
 
 REF_NODE_LIMIT = 2000
+#: solve_state's test switches (run.pxd): the pairing search's prunings, and "exact" without its
+#: quick phases (root look, greedy tries).
+NO_CBJ, NO_PEEL, NO_QUICK = (_kernel.TEST_OPTIONS[k] for k in ("no_cbj", "no_peel", "no_quick"))
 HEURISTICS = {"greedy-freedom": llkref.greedy_freedom, "greedy-mobility": llkref.greedy_mobility,
               "matching": llkref.matching}
 
@@ -97,7 +100,7 @@ def _kernel_status(board, options):
 
 @pytest.mark.parametrize("seed", range(12))
 def test_each_pruning_is_sound_on_its_own(seed):
-    """Backjumping (options 1 off) and the relaxed peeling (2 off), alone and together, give the
+    """Backjumping (NO_CBJ) and the relaxed peeling (NO_PEEL) off, alone and together, give the
     same verdict as the full search on seeded deals too big for the reference."""
     rng = np.random.default_rng(seed)
     rows, cols = int(rng.integers(4, 9)), int(rng.integers(4, 9))
@@ -108,7 +111,7 @@ def test_each_pruning_is_sound_on_its_own(seed):
         layout[tuple(np.argwhere(layout > 0)[0])] = 0
     board = llk.generate(rows, cols, copies=copies, solvable=False, seed=seed, layout=layout,
                          rules=rules)
-    results = {opt: _kernel_status(board, opt) for opt in (0, 1, 2, 3)}
+    results = {opt: _kernel_status(board, opt) for opt in (0, NO_CBJ, NO_PEEL, NO_CBJ | NO_PEEL)}
     verdicts = {opt: status for opt, (status, _) in results.items()}
     assert set(verdicts.values()) <= {0, 1}, verdicts       # all decided within the budget
     assert len(set(verdicts.values())) == 1, (seed, verdicts)
@@ -129,7 +132,7 @@ def test_backjumping_agrees_with_the_plain_search(seed, rows, cols, copies, turn
     board = llk.generate(rows, cols, copies=copies, solvable=False, seed=seed,
                          rules=llk.Rules(max_turns=turns, border=border))
     full, moves = _kernel_status(board, 0)
-    plain, _ = _kernel_status(board, 1 | 2 | 8)
+    plain, _ = _kernel_status(board, NO_CBJ | NO_PEEL | NO_QUICK)
     assert full == plain, (seed, rows, cols, copies, turns, border, full, plain)
     if full == 1:
         sol = llk.solve(board)
@@ -150,7 +153,7 @@ def test_backjumping_regression_type_with_six_tiles():
     grid = board.grid.tolist()
     assert llkref.solve_exhaustive(grid, max_turns=1, border=False)[0] is True
     assert_certificate(grid, llk.solve(board), rules)
-    for options in (2 | 8, 8):
+    for options in (NO_PEEL | NO_QUICK, NO_QUICK):
         assert _kernel_status(board, options)[0] == 1
 
 

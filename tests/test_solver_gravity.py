@@ -24,8 +24,10 @@ from llkcore._core import solve as _kernel
 from test_solver import REF_NODE_LIMIT, assert_certificate, even_counts
 
 DIRECTIONS = ("down", "up", "left", "right")
-#: gravity_search.pyx's switches, and solve.pyx's "no quick phases".
-OPT_NO_SAFE, OPT_NO_SLEEP, OPT_NO_DEAD, OPT_NO_QUICK = 32, 64, 128, 8
+#: solve_state's test switches (run.pxd): the gravity search's prunings, and "exact" without its
+#: quick phases.
+OPT_NO_SAFE, OPT_NO_SLEEP, OPT_NO_DEAD, OPT_NO_QUICK = (
+    _kernel.TEST_OPTIONS[k] for k in ("no_safe", "no_sleep", "no_dead", "no_quick"))
 PRUNING_OFF = (0, OPT_NO_SAFE, OPT_NO_SLEEP, OPT_NO_DEAD, OPT_NO_SAFE | OPT_NO_SLEEP | OPT_NO_DEAD)
 #: A quarter turn clockwise (np.rot90(grid, -1)) takes "down" to "left", and so on.
 TURNED = {"down": "left", "left": "up", "up": "right", "right": "down"}

@@ -51,15 +51,8 @@ from .grid cimport GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_UP, Grid, empty_neighbour
 from .link cimport link_cells
 from .memo cimport Memo, memo_free, memo_has, memo_init, memo_put, mix64
 from .pairs cimport list_moves, pair_capacity
-from .run cimport (OPEN, ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record, round_limit, spend,
-                  still_time)
-
-# Test switches of solve_state's ``options`` (distinct from pairing.pyx's 1, 2 and solve.pyx's 8
-# and bits 16..19): each pruning can be switched off on its own.
-cdef enum:
-    OPT_NO_SAFE = 32
-    OPT_NO_SLEEP = 64
-    OPT_NO_DEAD = 128
+from .run cimport (OPEN, OPT_NO_DEAD, OPT_NO_SAFE, OPT_NO_SLEEP, ST_DEAD, ST_MEMORY, ST_NODES,
+                  ST_SOLVED, Ctx, record, round_limit, spend, still_time)
 
 # Largest type count the safe-clear rule looks at (its clearing search has SAFE_MAX / 2 levels).
 cdef enum:

@@ -30,14 +30,8 @@ from .gravity cimport put_pair, take_pair
 from .grid cimport GRAVITY_NONE, Grid, adjacent, empty_neighbours, sort_ints
 from .memo cimport memo_free, memo_has, memo_init, memo_put, mix64
 from .peeling cimport peel_run, stuck_conflict
-from .run cimport (OPEN, ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record, round_limit, spend,
-                  still_time)
-
-# Test switches of solve_state's ``options`` (each pruning can be checked on its own); bits
-# 16..19, when not 0, fix one branching rule (CHOICE_*) instead of alternating two.
-cdef enum:
-    OPT_NO_CBJ = 1
-    OPT_NO_PEEL = 2
+from .run cimport (OPEN, OPT_NO_CBJ, OPT_NO_PEEL, ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx,
+                  record, round_limit, spend, still_time)
 
 # Branching rules of choose(), and the first round's budget of run_with_restarts.
 cdef enum:

@@ -35,6 +35,17 @@ cdef enum:
     ST_INTERRUPTED = 8 # a Python signal handler raised (Ctrl-C): the caller re-raises it
     OPEN = 10          # internal: a search node with children to try
 
+# Test switches of solve_state's ``options``, one bit each (the tests switch each pruning off on
+# its own and check the verdicts agree; solve.pyx names them in TEST_OPTIONS); bits 16..19, when
+# not 0, fix the pairing search's branching rule (pairing.pyx, CHOICE_*).
+cdef enum:
+    OPT_NO_CBJ = 1         # pairing search: no conflict-directed backjumping
+    OPT_NO_PEEL = 2        # pairing search: no relaxed peeling
+    OPT_NO_QUICK = 8       # "exact": no root look and greedy tries before the search
+    OPT_NO_SAFE = 32       # gravity search: no safe clearing
+    OPT_NO_SLEEP = 64      # gravity search: no sleep sets
+    OPT_NO_DEAD = 128      # gravity search: no dead test at the root
+
 # Cheap steps (link tests up to two turns, tiles looked at) between two looks at the clock.
 cdef enum:
     CHECK_EVERY = 256

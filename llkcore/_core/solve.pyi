@@ -14,6 +14,7 @@ STRATEGIES: Tuple[str, ...]
 STATUS_NAMES: Dict[int, str]
 #: Run status code -> verdict value (1 solvable, 0 unsolvable, -1 unknown).
 STATUS_VERDICTS: Dict[int, int]
+TEST_OPTIONS: Dict[str, int]
 
 def solve_state(s: GridState, strategy: int, max_turns: int, gravity: int, node_limit: int,
                 time_limit: float, memo_entries: int = ..., seed: int = ..., options: int = ...,
