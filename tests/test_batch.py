@@ -16,6 +16,7 @@ import pytest
 import llkcore as llk
 from llkcore import batch
 from llkcore.batch import Analysis, analysis_threads
+from conftest import hard_deal
 
 
 def deals(n, rows=6, cols=6, seed=0, rules=None):
@@ -269,15 +270,11 @@ def test_ctrl_c_from_the_keyboard_stops_promptly(workers):
     assert analysis_threads() == []
 
 
-# An 18x8 deal on which the exact search needs about 3 * 10^5 nodes (tens of seconds).
-HARD_18X8_SEED = 230
-
-
 @pytest.mark.skipif(not hasattr(llk.Solver, "cancel"), reason="the solver has no cancel() yet")
 def test_ctrl_c_stops_long_solves_in_flight():
     """Ctrl-C while both threads are deep in long exact searches: the running kernels are
     cancelled, so analyze gives up within a second instead of waiting for them to finish."""
-    hard = llk.generate(18, 8, solvable=False, seed=HARD_18X8_SEED)
+    hard = hard_deal()
     if llk.solve(hard, time_limit=1.0).verdict != llk.Verdict.UNKNOWN:
         pytest.skip("the solver now decides this board within a second: pick a harder one")
     gc.collect()

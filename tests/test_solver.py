@@ -20,13 +20,14 @@ from hypothesis import strategies as st
 
 import llkcore as llk
 import llkref
-from conftest import GRAVITIES, examples, grids, ref_kwargs, rules_st
+from conftest import GRAVITIES, examples, grids, hard_deal, ref_kwargs, rules_st
 from llkcore._core import solve as _kernel
 
 REF_NODE_LIMIT = 2000
 #: solve_state's test switches (run.pxd): the pairing search's prunings, and "exact" without its
 #: quick phases (root look, greedy tries).
-NO_CBJ, NO_PEEL, NO_QUICK = (_kernel.TEST_OPTIONS[k] for k in ("no_cbj", "no_peel", "no_quick"))
+NO_CBJ, NO_PEEL, NO_PROBE, NO_QUICK = (
+    _kernel.TEST_OPTIONS[k] for k in ("no_cbj", "no_peel", "no_probe", "no_quick"))
 HEURISTICS = {"greedy-freedom": llkref.greedy_freedom, "greedy-mobility": llkref.greedy_mobility,
               "matching": llkref.matching}
 
@@ -100,7 +101,8 @@ def _kernel_status(board, options):
 
 @pytest.mark.parametrize("seed", range(12))
 def test_each_pruning_is_sound_on_its_own(seed):
-    """Backjumping (NO_CBJ) and the relaxed peeling (NO_PEEL) off, alone and together, give the
+    """Backjumping (NO_CBJ), the root's probing (NO_PROBE) and the relaxed peeling (NO_PEEL, which
+    takes the probing with it) off, alone and together, give the
     same verdict as the full search on seeded deals too big for the reference."""
     rng = np.random.default_rng(seed)
     rows, cols = int(rng.integers(4, 9)), int(rng.integers(4, 9))
@@ -111,7 +113,8 @@ def test_each_pruning_is_sound_on_its_own(seed):
         layout[tuple(np.argwhere(layout > 0)[0])] = 0
     board = llk.generate(rows, cols, copies=copies, solvable=False, seed=seed, layout=layout,
                          rules=rules)
-    results = {opt: _kernel_status(board, opt) for opt in (0, NO_CBJ, NO_PEEL, NO_CBJ | NO_PEEL)}
+    results = {opt: _kernel_status(board, opt) for opt in (0, NO_CBJ, NO_PROBE, NO_PEEL,
+                                                             NO_CBJ | NO_PROBE, NO_CBJ | NO_PEEL)}
     verdicts = {opt: status for opt, (status, _) in results.items()}
     assert set(verdicts.values()) <= {0, 1}, verdicts       # all decided within the budget
     assert len(set(verdicts.values())) == 1, (seed, verdicts)
@@ -119,6 +122,18 @@ def test_each_pruning_is_sound_on_its_own(seed):
     assert int(sol.verdict) == verdicts[0]
     if sol.verdict == llk.Verdict.SOLVABLE:
         assert llk.verify(board, sol.moves)
+
+
+def test_probing_proves_a_tail_deal_dead_at_the_root():
+    """Seed 121 of the 18 x 8 deals: the plain search proves it unsolvable in about 10,000 nodes;
+    probing the root's pairings (from the second round on) proves it there, within the first
+    round's few hundred nodes."""
+    board = llk.generate(18, 8, solvable=False, seed=121)
+    r = board.rules
+    runs = {opt: _kernel.solve_state(board._state.copy(), 0, r.max_turns, r.gravity_code, 100_000,
+                                     -1.0, 1 << 20, 0, opt) for opt in (0, NO_PROBE)}
+    assert runs[0][0] == runs[NO_PROBE][0] == 0
+    assert runs[0][2] < 2_000 < 5_000 < runs[NO_PROBE][2], (runs[0][2], runs[NO_PROBE][2])
 
 
 @settings(max_examples=examples(150), deadline=None)
@@ -464,7 +479,7 @@ def test_cancel_stops_a_running_search_from_another_thread():
     import threading
     import time
 
-    hard = llk.generate(18, 8, solvable=False, seed=230)   # ~3 * 10^5 nodes, tens of seconds
+    hard = hard_deal()
     solver = llk.Solver()
     results = []
     worker = threading.Thread(target=lambda: results.append(solver.solve(hard)))

@@ -50,6 +50,8 @@ cdef struct Pairing:
     uint8_t *tflag          # ntypes: scratch flags of the conflict analysis
     int cbj                 # conflict-directed backjumping on (off for very deep searches)
     int nopeel              # (tests) no relaxed peeling
+    int probe               # probing of the root's pairings (probe_root) on
+    int probe_now           # ... in this round of run_with_restarts (not the first)
     int choice              # branching rule of choose() (CHOICE_*)
     int tries               # peelings the conflict analysis may spend on one dead state
     int32_t *lvl            # HW: (conflict analysis) the decision level a tile rests on

@@ -30,7 +30,7 @@ from .gravity cimport put_pair, take_pair
 from .grid cimport GRAVITY_NONE, Grid, adjacent, empty_neighbours, sort_ints
 from .memo cimport memo_free, memo_has, memo_init, memo_put, mix64
 from .peeling cimport peel_run, stuck_conflict
-from .run cimport (OPEN, OPT_NO_CBJ, OPT_NO_PEEL, ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx,
+from .run cimport (OPEN, OPT_NO_CBJ, OPT_NO_PEEL, OPT_NO_PROBE, ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx,
                   record, round_limit, spend, still_time)
 
 # Branching rules of choose(), and the first round's budget of run_with_restarts.
@@ -44,6 +44,11 @@ cdef enum:
 cdef enum:
     CONFLICT_TRIES = 9
     CBJ_MAX_LEVELS = 4096
+
+# Most tiles on a board whose root is probed (probe_root: about 3/4 of the tiles in peelings,
+# each a pass or more over the board; KShisen's largest game has 480 tiles).
+cdef enum:
+    PROBE_MAX_TILES = 512
 
 # Largest number of uncommitted tiles of one type that closure tries to clear outright (the
 # failed-subset memo of that small search is a 256-bit set).
@@ -338,6 +343,52 @@ cdef void add_type_levels(Pairing *E, uint64_t *cf, int t) noexcept nogil:
             cf[lev >> 6] |= (<uint64_t>1) << (lev & 63)
 
 
+cdef bint probe_root(Pairing *E) noexcept nogil:
+    """Probing at the root: for each type with exactly four uncommitted tiles, try each of its
+    three pairings under the relaxed peeling. Every solution pairs the type one of these ways,
+    so if all three are dead the root is dead, and if two are, the third is committed (then
+    closure, and again until nothing changes). Returns True when the root is proved dead.
+
+    Root only: a pairing forced here rests on every commitment made so far, which at the root is
+    none, so the conflict analysis (level 0 never counts) stays sound.
+    """
+    cdef Grid *g = E.c.g
+    cdef int t, k, i, alive, which, mark
+    cdef int32_t q[4]
+    cdef bint changed = True
+    while changed:
+        changed = False
+        for t in range(g.ntypes):
+            if E.ucount[t] != 4:
+                continue
+            gather_uncommitted(E, t)
+            for i in range(4):
+                q[i] = E.u[i]
+            alive = 0
+            which = -1
+            for k in range(3):
+                # Pairing k: q0 with q[k + 1], the other two together.
+                mark = E.nev
+                xcommit(E, q[0], q[k + 1])
+                xcommit(E, q[1] if k != 0 else q[2], q[3] if k != 2 else q[2])
+                if peel_run(E, False, False) == 0:
+                    alive += 1
+                    which = k
+                undo_to(E, mark)
+                if E.c.b.stop:
+                    return False          # cut short: the peelings' answers are void
+                if alive > 1:
+                    break
+            if alive == 0:
+                return True
+            if alive == 1:
+                xcommit(E, q[0], q[which + 1])
+                xcommit(E, q[1] if which != 0 else q[2], q[3] if which != 2 else q[2])
+                closure(E)
+                changed = True
+    return False
+
+
 cdef int xenter(Pairing *E, Frame *f) noexcept nogil:
     """Enter a search node: closure, then solved / dead / OPEN (f holds the branching).
 
@@ -347,6 +398,12 @@ cdef int xenter(Pairing *E, Frame *f) noexcept nogil:
     if not spend(&E.c.b):
         return E.c.b.stop
     closure(E)
+    if E.level == 0 and E.probe_now and 0 < E.c.g.tiles <= PROBE_MAX_TILES:
+        # Only when the plain peeling does not already prove the root dead (big boards mostly).
+        if peel_run(E, False, False) == 0 and probe_root(E):
+            return ST_DEAD
+        if E.c.b.stop:
+            return E.c.b.stop
     if E.c.g.tiles == 0:
         return ST_SOLVED
     f.k0 = E.k0
@@ -459,6 +516,8 @@ cdef int run_with_restarts(Pairing *E, int options) noexcept nogil:
         rules[0] = rules[1] = (options >> 16) & 15
     while True:
         E.choice = rules[r & 1]
+        # Probing costs a few ms at the root: not for the deals the first round decides.
+        E.probe_now = E.probe and r >= 1
         round_limit(&c.b, user_limit, budget)
         status = run_exact_pairing(E)
         if status != ST_NODES or c.b.node_limit == user_limit:
@@ -484,6 +543,7 @@ cdef int run_pairing(Ctx *c, int maxcount, int64_t memo_entries, uint64_t seed, 
     E.HW = HW
     E.cbj = tiles // 2 + 2 <= CBJ_MAX_LEVELS and not (options & OPT_NO_CBJ)
     E.nopeel = (options & OPT_NO_PEEL) != 0
+    E.probe = not E.nopeel and not (options & OPT_NO_PROBE)
     E.tries = CONFLICT_TRIES
     E.nwords = (tiles // 2 + 2) // 64 + 1 if E.cbj else 1
     E.partner = <int32_t *>llk_malloc(HW * sizeof(int32_t))
