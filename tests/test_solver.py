@@ -26,8 +26,8 @@ from llkcore._core import solve as _kernel
 REF_NODE_LIMIT = 2000
 #: solve_state's test switches (run.pxd): the pairing search's prunings, and "exact" without its
 #: quick phases (root look, greedy tries).
-NO_CBJ, NO_PEEL, NO_PROBE, NO_QUICK = (
-    _kernel.TEST_OPTIONS[k] for k in ("no_cbj", "no_peel", "no_probe", "no_quick"))
+NO_CBJ, NO_PEEL, NO_PROBE, PROBE_FIRST, NO_QUICK = (
+    _kernel.TEST_OPTIONS[k] for k in ("no_cbj", "no_peel", "no_probe", "probe_first", "no_quick"))
 HEURISTICS = {"greedy-freedom": llkref.greedy_freedom, "greedy-mobility": llkref.greedy_mobility,
               "matching": llkref.matching}
 
@@ -75,6 +75,10 @@ def test_exact_agrees_with_exhaustive_search(grid, rules):
         assert_certificate(grid, sol, rules)
     else:
         assert sol.moves is None
+    # The search alone with probing at every node (small deals end in the first round, where it
+    # is off by default), backjumping on.
+    probed = _kernel_status(llk.Board(grid, rules=rules), PROBE_FIRST | NO_QUICK)[0]
+    assert probed == int(solvable), (grid, rules)
 
 
 @settings(max_examples=examples(60), deadline=None)
@@ -113,8 +117,9 @@ def test_each_pruning_is_sound_on_its_own(seed):
         layout[tuple(np.argwhere(layout > 0)[0])] = 0
     board = llk.generate(rows, cols, copies=copies, solvable=False, seed=seed, layout=layout,
                          rules=rules)
-    results = {opt: _kernel_status(board, opt) for opt in (0, NO_CBJ, NO_PROBE, NO_PEEL,
-                                                             NO_CBJ | NO_PROBE, NO_CBJ | NO_PEEL)}
+    results = {opt: _kernel_status(board, opt) for opt in (
+        0, NO_CBJ, NO_PROBE, NO_PEEL, NO_CBJ | NO_PROBE, NO_CBJ | NO_PEEL, PROBE_FIRST,
+        PROBE_FIRST | NO_CBJ)}
     verdicts = {opt: status for opt, (status, _) in results.items()}
     assert set(verdicts.values()) <= {0, 1}, verdicts       # all decided within the budget
     assert len(set(verdicts.values())) == 1, (seed, verdicts)
@@ -125,9 +130,9 @@ def test_each_pruning_is_sound_on_its_own(seed):
 
 
 def test_probing_proves_a_tail_deal_dead_at_the_root():
-    """Seed 121 of the 18 x 8 deals: the plain search proves it unsolvable in about 10,000 nodes;
-    probing the root's pairings (from the second round on) proves it there, within the first
-    round's few hundred nodes."""
+    """Seed 121 of the 18 x 8 deals: the search without probing proves it unsolvable in about
+    10,000 nodes; probing the root's pairings (from the second round on) proves it there, within
+    the first round's few hundred nodes."""
     board = llk.generate(18, 8, solvable=False, seed=121)
     r = board.rules
     runs = {opt: _kernel.solve_state(board._state.copy(), 0, r.max_turns, r.gravity_code, 100_000,
@@ -148,7 +153,8 @@ def test_backjumping_agrees_with_the_plain_search(seed, rows, cols, copies, turn
                          rules=llk.Rules(max_turns=turns, border=border))
     full, moves = _kernel_status(board, 0)
     plain, _ = _kernel_status(board, NO_CBJ | NO_PEEL | NO_QUICK)
-    assert full == plain, (seed, rows, cols, copies, turns, border, full, plain)
+    probed, _ = _kernel_status(board, PROBE_FIRST | NO_QUICK)     # probing and backjumping
+    assert full == plain == probed, (seed, rows, cols, copies, turns, border, full, plain, probed)
     if full == 1:
         sol = llk.solve(board)
         assert llk.verify(board, sol.moves)

@@ -50,8 +50,10 @@ cdef struct Pairing:
     uint8_t *tflag          # ntypes: scratch flags of the conflict analysis
     int cbj                 # conflict-directed backjumping on (off for very deep searches)
     int nopeel              # (tests) no relaxed peeling
-    int probe               # probing of the root's pairings (probe_root) on
-    int probe_now           # ... in this round of run_with_restarts (not the first)
+    int probe               # probing of each node's pairings (probe_node) on
+    int probe_first         # (tests) ... from the first round of run_with_restarts on
+    int probe_now           # ... in this round (not the first, unless probe_first)
+    uint8_t *forced         # per decision level: probing forced a pairing at that node
     int choice              # branching rule of choose() (CHOICE_*)
     int tries               # peelings the conflict analysis may spend on one dead state
     int32_t *lvl            # HW: (conflict analysis) the decision level a tile rests on

@@ -30,7 +30,7 @@ from .gravity cimport put_pair, take_pair
 from .grid cimport GRAVITY_NONE, Grid, adjacent, empty_neighbours, sort_ints
 from .memo cimport memo_free, memo_has, memo_init, memo_put, mix64
 from .peeling cimport peel_run, stuck_conflict
-from .run cimport (OPEN, OPT_NO_CBJ, OPT_NO_PEEL, OPT_NO_PROBE, ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx,
+from .run cimport (OPEN, OPT_NO_CBJ, OPT_NO_PEEL, OPT_NO_PROBE, OPT_PROBE_FIRST, ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx,
                   record, round_limit, spend, still_time)
 
 # Branching rules of choose(), and the first round's budget of run_with_restarts.
@@ -45,7 +45,7 @@ cdef enum:
     CONFLICT_TRIES = 9
     CBJ_MAX_LEVELS = 4096
 
-# Most tiles on a board whose root is probed (probe_root: about 3/4 of the tiles in peelings,
+# Most tiles on a board whose nodes are probed (probe_node: up to 3/4 of the tiles in peelings,
 # each a pass or more over the board; KShisen's largest game has 480 tiles).
 cdef enum:
     PROBE_MAX_TILES = 512
@@ -343,14 +343,15 @@ cdef void add_type_levels(Pairing *E, uint64_t *cf, int t) noexcept nogil:
             cf[lev >> 6] |= (<uint64_t>1) << (lev & 63)
 
 
-cdef bint probe_root(Pairing *E) noexcept nogil:
-    """Probing at the root: for each type with exactly four uncommitted tiles, try each of its
-    three pairings under the relaxed peeling. Every solution pairs the type one of these ways,
-    so if all three are dead the root is dead, and if two are, the third is committed (then
-    closure, and again until nothing changes). Returns True when the root is proved dead.
+cdef bint probe_node(Pairing *E) noexcept nogil:
+    """Probing: for each type with exactly four uncommitted tiles, try each of its three
+    pairings under the relaxed peeling. Every solution pairs the type one of these ways, so if
+    all three are dead the node is dead, and if two are, the third is committed (then closure,
+    and again until nothing changes). Returns True when the node is proved dead.
 
-    Root only: a pairing forced here rests on every commitment made so far, which at the root is
-    none, so the conflict analysis (level 0 never counts) stays sound.
+    A pairing forced here rests on every decision above this node, not only on its type's
+    commitments: ``forced[level]`` records it, and ``close_forced`` widens any conflict that
+    holds this level to every level above (docs/architecture.md, "Probing").
     """
     cdef Grid *g = E.c.g
     cdef int t, k, i, alive, which, mark
@@ -382,11 +383,25 @@ cdef bint probe_root(Pairing *E) noexcept nogil:
             if alive == 0:
                 return True
             if alive == 1:
+                E.forced[E.level] = 1
                 xcommit(E, q[0], q[which + 1])
                 xcommit(E, q[1] if which != 0 else q[2], q[3] if which != 2 else q[2])
                 closure(E)
                 changed = True
     return False
+
+
+cdef inline void close_forced(Pairing *E, uint64_t *cf) noexcept nogil:
+    """A pairing probing forced at level l rests on every decision above it: if the conflict
+    holds such a level, it gets every level below that too."""
+    cdef int l = E.level
+    while l > 0:
+        if E.forced[l] and conf_has(cf, l):
+            while l > 1:
+                l -= 1
+                cf[l >> 6] |= (<uint64_t>1) << (l & 63)
+            return
+        l -= 1
 
 
 cdef int xenter(Pairing *E, Frame *f) noexcept nogil:
@@ -398,9 +413,16 @@ cdef int xenter(Pairing *E, Frame *f) noexcept nogil:
     if not spend(&E.c.b):
         return E.c.b.stop
     closure(E)
-    if E.level == 0 and E.probe_now and 0 < E.c.g.tiles <= PROBE_MAX_TILES:
-        # Only when the plain peeling does not already prove the root dead (big boards mostly).
-        if peel_run(E, False, False) == 0 and probe_root(E):
+    E.forced[E.level] = 0
+    if E.probe_now and 0 < E.c.g.tiles <= PROBE_MAX_TILES:
+        # Only when the plain peeling does not already prove the node dead (that path below
+        # also finds the conflict).
+        if peel_run(E, False, False) == 0 and probe_node(E):
+            if E.c.b.stop:
+                return E.c.b.stop
+            memo_put(&E.memo, E.k0, E.k1)
+            if E.cbj:
+                conf_all(E, E.conf)
             return ST_DEAD
         if E.c.b.stop:
             return E.c.b.stop
@@ -474,6 +496,7 @@ cdef int run_exact_pairing(Pairing *E) noexcept nogil:
             lev = depth
             depth -= 1
         # The node at depth lev - 1 had a child die with conflict E.conf.
+        close_forced(E, E.conf)
         while E.cbj and not conf_has(E.conf, lev):
             # The death did not rest on the decision at this level: every alternative dies
             # the same way, so the parent node is dead too. Jump over it.
@@ -516,8 +539,9 @@ cdef int run_with_restarts(Pairing *E, int options) noexcept nogil:
         rules[0] = rules[1] = (options >> 16) & 15
     while True:
         E.choice = rules[r & 1]
-        # Probing costs a few ms at the root: not for the deals the first round decides.
-        E.probe_now = E.probe and r >= 1
+        # Probing costs about a hundred peelings a node: not for the deals the first round
+        # decides (most of them).
+        E.probe_now = E.probe and (r >= 1 or E.probe_first)
         round_limit(&c.b, user_limit, budget)
         status = run_exact_pairing(E)
         if status != ST_NODES or c.b.node_limit == user_limit:
@@ -544,6 +568,7 @@ cdef int run_pairing(Ctx *c, int maxcount, int64_t memo_entries, uint64_t seed, 
     E.cbj = tiles // 2 + 2 <= CBJ_MAX_LEVELS and not (options & OPT_NO_CBJ)
     E.nopeel = (options & OPT_NO_PEEL) != 0
     E.probe = not E.nopeel and not (options & OPT_NO_PROBE)
+    E.probe_first = (options & OPT_PROBE_FIRST) != 0
     E.tries = CONFLICT_TRIES
     E.nwords = (tiles // 2 + 2) // 64 + 1 if E.cbj else 1
     E.partner = <int32_t *>llk_malloc(HW * sizeof(int32_t))
@@ -564,11 +589,12 @@ cdef int run_pairing(Ctx *c, int maxcount, int64_t memo_entries, uint64_t seed, 
     E.tmax = <int32_t *>llk_calloc(g.ntypes + 1, sizeof(int32_t))
     E.conf = <uint64_t *>llk_calloc(E.nwords, sizeof(uint64_t))
     E.cfpool = <uint64_t *>llk_calloc(<size_t>E.nwords * (tiles // 2 + 2), sizeof(uint64_t))
+    E.forced = <uint8_t *>llk_calloc(tiles // 2 + 2, 1)
     if (E.partner == NULL or E.cidx == NULL or E.ucount == NULL or E.peeled == NULL
             or E.cpairs == NULL or E.ev == NULL or E.z == NULL or E.frames == NULL
             or E.u == NULL or E.deg == NULL or E.peel == NULL
             or E.inset == NULL or E.instuck == NULL or E.tflag == NULL or E.conf == NULL
-            or E.cfpool == NULL or E.lvl == NULL or E.tmax == NULL
+            or E.cfpool == NULL or E.forced == NULL or E.lvl == NULL or E.tmax == NULL
             or not memo_init(&E.memo, memo_entries)):
         status = ST_MEMORY
     else:
@@ -608,6 +634,7 @@ cdef int run_pairing(Ctx *c, int maxcount, int64_t memo_entries, uint64_t seed, 
     llk_free(E.tflag)
     llk_free(E.conf)
     llk_free(E.cfpool)
+    llk_free(E.forced)
     llk_free(E.lvl)
     llk_free(E.tmax)
     memo_free(&E.memo)
