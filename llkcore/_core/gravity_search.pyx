@@ -156,10 +156,11 @@ cdef inline bint on_top(const Grid *g, int p, int t, int up) noexcept nogil:
 cdef bint self_clear(GSearch *S, int t, int level, int *pa, int *pb) noexcept nogil:
     """Can type t's tiles clear each other from here (removals of t only, gravity applied)?
     When they can, (pa, pb) is the first pair of such a clearing, in index order, smaller cell
-    first. The board is left as it was."""
+    first (deeper levels write theirs first; each level overwrites it with its own). The board
+    is left as it was."""
     cdef Grid *g = S.c.g
     cdef Ctx *c = S.c
-    cdef int n = g.count[t], i, j, a, b, ngm, na, nb
+    cdef int n = g.count[t], i, j, a, b, ngm
     cdef int32_t *moves = S.trial + level * S.room
     cdef bint ok
     if n == 0:
@@ -171,7 +172,7 @@ cdef bint self_clear(GSearch *S, int t, int level, int *pa, int *pb) noexcept no
             if not link_cells(g, c.w, a, b, c.max_turns):
                 continue
             ngm = take_pair(g, a, b, c.gravity, moves)
-            ok = self_clear(S, t, level + 1, &na, &nb)
+            ok = self_clear(S, t, level + 1, pa, pb)
             put_pair(g, a, b, t, t, moves, ngm)
             if ok:
                 pa[0] = a if a < b else b
