@@ -105,9 +105,9 @@ def _kernel_status(board, options):
 
 @pytest.mark.parametrize("seed", range(12))
 def test_each_pruning_is_sound_on_its_own(seed):
-    """Backjumping (NO_CBJ), the root's probing (NO_PROBE) and the relaxed peeling (NO_PEEL, which
-    takes the probing with it) off, alone and together, give the
-    same verdict as the full search on seeded deals too big for the reference."""
+    """Backjumping (NO_CBJ), probing (NO_PROBE) and the relaxed peeling (NO_PEEL, which takes the
+    probing with it) off, alone and together, and probing from the first node (PROBE_FIRST), give
+    the same verdict as the full search on seeded deals too big for the reference."""
     rng = np.random.default_rng(seed)
     rows, cols = int(rng.integers(4, 9)), int(rng.integers(4, 9))
     copies = int(rng.choice([2, 4, 4, 6]))

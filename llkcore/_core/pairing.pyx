@@ -50,6 +50,12 @@ cdef enum:
 cdef enum:
     PROBE_MAX_TILES = 512
 
+# What one pass of probe_node found.
+cdef enum:
+    PROBE_OPEN = 0
+    PROBE_FORCED = 1
+    PROBE_DEAD = 2
+
 # Largest number of uncommitted tiles of one type that closure tries to clear outright (the
 # failed-subset memo of that small search is a 256-bit set).
 cdef enum:
@@ -343,11 +349,19 @@ cdef void add_type_levels(Pairing *E, uint64_t *cf, int t) noexcept nogil:
             cf[lev >> 6] |= (<uint64_t>1) << (lev & 63)
 
 
-cdef bint probe_node(Pairing *E) noexcept nogil:
-    """Probing: for each type with exactly four uncommitted tiles, try each of its three
-    pairings under the relaxed peeling. Every solution pairs the type one of these ways, so if
-    all three are dead the node is dead, and if two are, the third is committed (then closure,
-    and again until nothing changes). Returns True when the node is proved dead.
+cdef inline void commit_pairing(Pairing *E, const int32_t *q, int k) noexcept nogil:
+    """Pairing k (0..2) of a type's four uncommitted tiles q: q[0] with q[k + 1], the other two
+    together."""
+    xcommit(E, q[0], q[k + 1])
+    xcommit(E, q[1] if k != 0 else q[2], q[3] if k != 2 else q[2])
+
+
+cdef int probe_node(Pairing *E) noexcept nogil:
+    """Probing, one pass: for each type with exactly four uncommitted tiles, try each of its
+    three pairings under the relaxed peeling. Every solution pairs the type one of these ways,
+    so if all three are dead the node is dead (PROBE_DEAD), and if two are, the third is
+    committed, then closure (PROBE_FORCED: the caller takes the changed node again, up to a pass
+    that forces nothing).
 
     A pairing forced here rests on every decision above this node, not only on its type's
     commitments: ``forced[level]`` records it, and ``close_forced`` widens any conflict that
@@ -356,39 +370,34 @@ cdef bint probe_node(Pairing *E) noexcept nogil:
     cdef Grid *g = E.c.g
     cdef int t, k, i, alive, which, mark
     cdef int32_t q[4]
-    cdef bint changed = True
-    while changed:
-        changed = False
-        for t in range(g.ntypes):
-            if E.ucount[t] != 4:
-                continue
-            gather_uncommitted(E, t)
-            for i in range(4):
-                q[i] = E.u[i]
-            alive = 0
-            which = -1
-            for k in range(3):
-                # Pairing k: q0 with q[k + 1], the other two together.
-                mark = E.nev
-                xcommit(E, q[0], q[k + 1])
-                xcommit(E, q[1] if k != 0 else q[2], q[3] if k != 2 else q[2])
-                if peel_run(E, False, False) == 0:
-                    alive += 1
-                    which = k
-                undo_to(E, mark)
-                if E.c.b.stop:
-                    return False          # cut short: the peelings' answers are void
-                if alive > 1:
-                    break
-            if alive == 0:
-                return True
-            if alive == 1:
-                E.forced[E.level] = 1
-                xcommit(E, q[0], q[which + 1])
-                xcommit(E, q[1] if which != 0 else q[2], q[3] if which != 2 else q[2])
-                closure(E)
-                changed = True
-    return False
+    cdef int result = PROBE_OPEN
+    for t in range(g.ntypes):
+        if E.ucount[t] != 4:
+            continue
+        gather_uncommitted(E, t)
+        for i in range(4):
+            q[i] = E.u[i]
+        alive = 0
+        which = -1
+        for k in range(3):
+            mark = E.nev
+            commit_pairing(E, q, k)
+            if peel_run(E, False, False) == 0:
+                alive += 1
+                which = k
+            undo_to(E, mark)
+            if E.c.b.stop:
+                return PROBE_OPEN         # cut short: the peelings' answers are void
+            if alive > 1:
+                break
+        if alive == 0:
+            return PROBE_DEAD
+        if alive == 1:
+            E.forced[E.level] = 1
+            commit_pairing(E, q, which)
+            closure(E)
+            result = PROBE_FORCED
+    return result
 
 
 cdef inline void close_forced(Pairing *E, uint64_t *cf) noexcept nogil:
@@ -409,43 +418,46 @@ cdef int xenter(Pairing *E, Frame *f) noexcept nogil:
 
     When dead, E.conf holds the decision levels the death rests on.
     """
-    cdef int r
+    cdef int r, probed
     if not spend(&E.c.b):
         return E.c.b.stop
-    closure(E)
     E.forced[E.level] = 0
-    if E.probe_now and 0 < E.c.g.tiles <= PROBE_MAX_TILES:
-        # Only when the plain peeling does not already prove the node dead (that path below
-        # also finds the conflict).
-        if peel_run(E, False, False) == 0 and probe_node(E):
-            if E.c.b.stop:
-                return E.c.b.stop
-            memo_put(&E.memo, E.k0, E.k1)
+    while True:
+        closure(E)
+        if E.c.g.tiles == 0:
+            return ST_SOLVED
+        f.k0 = E.k0
+        f.k1 = E.k1
+        if memo_has(&E.memo, E.k0, E.k1):
             if E.cbj:
                 conf_all(E, E.conf)
             return ST_DEAD
-        if E.c.b.stop:
+        r = choose(E, f)
+        if r < 0:
             return E.c.b.stop
-    if E.c.g.tiles == 0:
-        return ST_SOLVED
-    f.k0 = E.k0
-    f.k1 = E.k1
-    if memo_has(&E.memo, E.k0, E.k1):
+        if r == 0:
+            # No move: every tile is stuck, so the whole board is the closed set to shrink.
+            peel_run(E, False, E.cbj)
+        elif E.nopeel or peel_run(E, False, E.cbj) == 0:
+            # Open to the plain tests; probing may still prove it dead, or force pairings (then
+            # the changed node is taken again).
+            if not E.probe_now or E.c.g.tiles > PROBE_MAX_TILES:
+                return OPEN
+            probed = probe_node(E)
+            if E.c.b.stop:
+                return E.c.b.stop
+            if probed == PROBE_OPEN:
+                return OPEN
+            if probed == PROBE_FORCED:
+                continue
+            memo_put(&E.memo, E.k0, E.k1)
+            if E.cbj:
+                conf_all(E, E.conf)      # a probing proof rests on every decision above
+            return ST_DEAD
+        memo_put(&E.memo, E.k0, E.k1)
         if E.cbj:
-            conf_all(E, E.conf)
+            stuck_conflict(E)
         return ST_DEAD
-    r = choose(E, f)
-    if r < 0:
-        return E.c.b.stop
-    if r == 0:
-        # No move: every tile is stuck, so the whole board is the closed set to shrink.
-        peel_run(E, False, E.cbj)
-    elif E.nopeel or peel_run(E, False, E.cbj) == 0:
-        return OPEN
-    memo_put(&E.memo, E.k0, E.k1)
-    if E.cbj:
-        stuck_conflict(E)
-    return ST_DEAD
 
 
 cdef int run_exact_pairing(Pairing *E) noexcept nogil:
