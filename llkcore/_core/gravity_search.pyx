@@ -50,7 +50,7 @@ from .gravity cimport put_pair, slide_room, take_pair
 from .grid cimport GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_UP, Grid, empty_neighbours
 from .link cimport link_cells
 from .memo cimport Memo, memo_free, memo_has, memo_init, memo_put, mix64
-from .pairs cimport list_moves, pair_capacity
+from .pairs cimport list_moves_grown
 from .run cimport (OPEN, OPT_NO_DEAD, OPT_NO_SAFE, OPT_NO_SLEEP, ST_DEAD, ST_MEMORY, ST_NODES,
                   ST_SOLVED, Ctx, record, round_limit, spend, still_time)
 
@@ -234,7 +234,7 @@ cdef int enter(GSearch *S, GFrame *f) noexcept nogil:
     """Enter a position (its sleep set is set): solved / dead / OPEN with its moves ordered."""
     cdef Ctx *c = S.c
     cdef Grid *g = c.g
-    cdef int64_t i, k, n, total
+    cdef int64_t i, k, n
     cdef int a = 0, b = 0
     cdef int32_t *cand
     if not spend(&c.b):
@@ -267,15 +267,13 @@ cdef int enter(GSearch *S, GFrame *f) noexcept nogil:
         S.cand.data[f.cand_base + 1] = b
         f.ncand = 1
         return OPEN
-    total = pair_capacity(g)
-    if (not ivec_reserve(&S.cand, f.cand_base + 2 * total + 2)
-            or not grow(<void **>&S.keys, &S.nkeys, total + 1, sizeof(int64_t))):
+    k = list_moves_grown(g, c.w, c.max_turns, &S.cand, f.cand_base, &c.b)
+    if k == -2 or (k >= 0 and not grow(<void **>&S.keys, &S.nkeys, k + 1, sizeof(int64_t))):
         c.b.stop = ST_MEMORY
         return ST_MEMORY
-    cand = S.cand.data + f.cand_base
-    k = list_moves(g, c.w, c.max_turns, cand, total, &c.b)
     if k < 0:
         return c.b.stop
+    cand = S.cand.data + f.cand_base
     # The awake moves, in this round's order.
     n = 0
     for i in range(k):

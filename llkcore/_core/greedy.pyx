@@ -8,11 +8,11 @@ in or scored (mobility). Link tests count against the run's budget (link.pxd).
 """
 from libc.stdint cimport int64_t
 
-from .alloc cimport IVec, ivec_reserve, llk_free
+from .alloc cimport IVec, llk_free
 from .gravity cimport put_pair, take_pair
 from .grid cimport Grid, PairCursor, empty_neighbours, pairs_next
 from .link cimport link_cells
-from .pairs cimport list_moves
+from .pairs cimport list_moves, list_moves_grown
 from .run cimport ST_MEMORY, ST_SOLVED, ST_STUCK, Ctx, cut_short, pair_less, play, spend
 
 
@@ -77,21 +77,10 @@ cdef int run_freedom(Ctx *c) noexcept nogil:
 cdef int64_t list_all(Ctx *c, IVec *mv) noexcept nogil:
     """Every removable pair into mv (2 ints each, grown as needed); -1 when a budget said stop
     or memory ran out (c.b.stop says which)."""
-    cdef int64_t k, total
-    if mv.cap == 0 and not ivec_reserve(mv, 2 * c.g.tiles + 128):
+    cdef int64_t k = list_moves_grown(c.g, c.w, c.max_turns, mv, 0, &c.b)
+    if k == -2:
         c.b.stop = ST_MEMORY
-        return -1
-    k = list_moves(c.g, c.w, c.max_turns, mv.data, mv.cap // 2, &c.b)
-    if k == mv.cap // 2:
-        total = list_moves(c.g, c.w, c.max_turns, NULL, 1 << 62, &c.b)
-        if total > k:
-            if not ivec_reserve(mv, 2 * total):
-                c.b.stop = ST_MEMORY
-                return -1
-            k = list_moves(c.g, c.w, c.max_turns, mv.data, total, &c.b)
-        elif total < 0:
-            k = -1
-    return k
+    return k if k >= 0 else -1
 
 
 cdef int run_mobility(Ctx *c) noexcept nogil:

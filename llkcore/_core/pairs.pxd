@@ -2,6 +2,7 @@
 """Removable pairs of a position (pairs.pyx): the one listing of removable pairs."""
 from libc.stdint cimport int32_t, int64_t
 
+from .alloc cimport IVec
 from .grid cimport Grid
 from .path cimport PathWork
 from .budget cimport Budget
@@ -33,6 +34,12 @@ cdef inline bint floods_type(const Grid *g, PathWork *w, int t, int max_turns) n
 # types above FLOOD_MIN_COUNT tiles are flooded too when they exist, else swept pair by pair.
 cdef int64_t list_moves(const Grid *g, PathWork *w, int max_turns, int32_t *out, int64_t cap,
                         Budget *b) noexcept nogil
+
+# Every removable pair into ``v.data[base:]`` (2 ints each), ``v`` grown to hold them: memory follows
+# the moves there are, not the same-type pairs (4 types of 65,536 tiles have 8.6e9 of those).
+# Returns how many, -1 when ``b`` said stop, -2 when memory ran out.
+cdef int64_t list_moves_grown(const Grid *g, PathWork *w, int max_turns, IVec *v, int64_t base,
+                              Budget *b) noexcept nogil
 
 # Same-type pairs on the board: room for every removable pair.
 cdef int64_t pair_capacity(const Grid *g) noexcept nogil

@@ -13,6 +13,7 @@ cimport numpy as cnp
 from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport abs, qsort
 
+from .alloc cimport IVec, ivec_reserve
 from .budget cimport Budget
 from .grid cimport Grid, adjacent, cmp_pair, empty_neighbours
 from .link cimport link_cells, link_sweep
@@ -120,6 +121,24 @@ cdef int64_t list_moves(const Grid *g, PathWork *w, int max_turns, int32_t *out,
                         out[2 * k] = pa if pa < pb else pb
                         out[2 * k + 1] = pb if pa < pb else pa
                     k += 1
+    return k
+
+
+cdef int64_t list_moves_grown(const Grid *g, PathWork *w, int max_turns, IVec *v, int64_t base,
+                              Budget *b) noexcept nogil:
+    """list_moves into a growable vector: room for the usual case first (8 moves a tile); a
+    crowded position that fills it is counted, given room and listed again."""
+    cdef int64_t room = min(pair_capacity(g), 8 * <int64_t>g.tiles + 64), k
+    if not ivec_reserve(v, base + 2 * room + 2):
+        return -2
+    k = list_moves(g, w, max_turns, v.data + base, room, b)
+    if k == room and room < pair_capacity(g):
+        k = list_moves(g, w, max_turns, NULL, pair_capacity(g), b)
+        if k < 0:
+            return -1
+        if not ivec_reserve(v, base + 2 * k + 2):
+            return -2
+        k = list_moves(g, w, max_turns, v.data + base, k, b)
     return k
 
 

@@ -20,7 +20,7 @@ from .alloc cimport IVec, ivec_reserve, llk_free, llk_malloc
 from .gravity cimport put_pair, slide_room, take_pair
 from .grid cimport Grid, cmp_pair, llk_now
 from .link cimport can_link, link_cells
-from .pairs cimport list_moves
+from .pairs cimport list_moves_grown
 from .path cimport PathWork
 from .rng cimport rng_below
 from .run cimport Budget, still_time
@@ -41,19 +41,9 @@ cdef int64_t all_moves(const Grid *g, PathWork *w, int max_turns, IVec *mv,
                        Budget *b) noexcept nogil:
     """Every removable pair into ``mv`` (2 ints each), sorted; -1 when out of memory, -2 when
     the budget ``b`` ran out."""
-    cdef int64_t k, total
-    if mv.cap < 2 * (<int64_t>g.tiles + 64) and not ivec_reserve(mv, 2 * (<int64_t>g.tiles + 64)):
-        return -1
-    k = list_moves(g, w, max_turns, mv.data, mv.cap // 2, b)
-    if k == mv.cap // 2:
-        # A crowded position with more pairs than room: count them, make room, list again.
-        total = list_moves(g, w, max_turns, NULL, (<int64_t>1) << 62, b)
-        if total > k:
-            if not ivec_reserve(mv, 2 * total):
-                return -1
-            k = list_moves(g, w, max_turns, mv.data, total, b)
+    cdef int64_t k = list_moves_grown(g, w, max_turns, mv, 0, b)
     if k < 0:
-        return -2
+        return -1 if k == -2 else -2
     qsort(mv.data, k, 2 * sizeof(int32_t), cmp_pair)
     return k
 
