@@ -62,11 +62,17 @@ def test_time_limit_holds_on_a_sparse_130x130_board(strategy, turns):
 
 
 def test_time_limit_holds_under_gravity_above_two_turns():
+    """The gravity dead test proves this board unsolvable at the root in about 0.5 s here, so a
+    0.1 s limit cuts it short on any machine up to several times faster; a run that finishes
+    within the limit anyway must give the unlimited run's answer."""
     board = llk.Board(SPARSE_130, rules=llk.Rules(max_turns=3, gravity="down"))
     start = time.perf_counter()
-    sol = llk.solve(board, time_limit=0.5)
-    assert time.perf_counter() - start < 1.0
-    assert sol.verdict == llk.Verdict.UNKNOWN and sol.reason == "time_limit"
+    sol = llk.solve(board, time_limit=0.1)
+    assert time.perf_counter() - start < 0.6
+    if sol.verdict == llk.Verdict.UNKNOWN:
+        assert sol.reason == "time_limit"
+    else:
+        assert sol.verdict == llk.solve(board).verdict
 
 
 def test_cancel_stops_a_long_solve_above_two_turns():
