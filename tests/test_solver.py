@@ -26,8 +26,9 @@ from llkcore._core import solve as _kernel
 REF_NODE_LIMIT = 2000
 #: solve_state's test switches (run.pxd): the pairing search's prunings, and "exact" without its
 #: quick phases (root look, greedy tries).
-NO_CBJ, NO_PEEL, NO_PROBE, PROBE_FIRST, NO_QUICK = (
-    _kernel.TEST_OPTIONS[k] for k in ("no_cbj", "no_peel", "no_probe", "probe_first", "no_quick"))
+NO_CBJ, NO_PEEL, NO_PROBE, PROBE_FIRST, NO_QUICK, NO_REPLAY = (
+    _kernel.TEST_OPTIONS[k] for k in ("no_cbj", "no_peel", "no_probe", "probe_first", "no_quick",
+                                      "no_replay"))
 HEURISTICS = {"greedy-freedom": llkref.greedy_freedom, "greedy-mobility": llkref.greedy_mobility,
               "matching": llkref.matching}
 
@@ -139,6 +140,53 @@ def test_probing_proves_a_tail_deal_dead_at_the_root():
                                      -1.0, 1 << 20, 0, opt) for opt in (0, NO_PROBE)}
     assert runs[0][0] == runs[NO_PROBE][0] == 0
     assert runs[0][2] < 2_000 < 5_000 < runs[NO_PROBE][2], (runs[0][2], runs[NO_PROBE][2])
+
+
+def _kernel_run(board, options, node_limit):
+    r = board.rules
+    status, _, nodes = _kernel.solve_state(board._state.copy(), 0, r.max_turns, r.gravity_code,
+                                           node_limit, -1.0, 1 << 20, 0, options)
+    return status, nodes
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(seed=st.integers(0, 10**6), rows=st.integers(3, 8), cols=st.integers(3, 8),
+       copies=st.sampled_from([4, 6, 8]), turns=st.sampled_from([1, 2, 3]), border=st.booleans())
+def test_replayed_peelings_change_nothing_but_time(seed, rows, cols, copies, turns, border):
+    """Replaying an earlier peeling order and keeping closed sets (peeling.pyx) are shortcuts to
+    the same fixpoint: with them off (NO_REPLAY) every verdict and every node count is the same,
+    probing from the first node (where replays happen most) and in the default rounds."""
+    if rows * cols % 2:
+        cols += 1
+    board = llk.generate(rows, cols, copies=copies, solvable=False, seed=seed,
+                         rules=llk.Rules(max_turns=turns, border=border))
+    for base in (NO_QUICK, PROBE_FIRST | NO_QUICK):
+        assert _kernel_run(board, base, 20_000) == _kernel_run(board, base | NO_REPLAY, 20_000), (
+            seed, rows, cols, copies, turns, border, base)
+
+
+@pytest.mark.parametrize("seed", [22, 79, 249, 452])
+def test_replayed_peelings_change_nothing_on_tail_deals(seed):
+    """The same on 9 x 16 and 16 x 9 deals that take thousands of probed nodes (seeds of the 16 x 9
+    tail), cut at a node budget so both runs do the same work."""
+    for rows, cols in ((16, 9), (9, 16)):
+        board = llk.generate(rows, cols, solvable=False, seed=seed)
+        assert _kernel_run(board, 0, 1_500) == _kernel_run(board, NO_REPLAY, 1_500), (rows, cols)
+
+
+def test_replayed_peelings_change_nothing_on_a_board_above_the_probing_size():
+    """A 24 x 26 board (624 tiles, more than PROBE_MAX_TILES): one peeling order for every level,
+    and the closed sets given to types as probing reaches them (below 512 tiles): a solvable
+    deal with 40 tiles shuffled, which takes a few hundred nodes of search."""
+    grid = llk.generate(24, 26, solvable=True, seed=5).grid.copy()
+    rng = np.random.default_rng(5)
+    cells = grid.ravel()
+    picked = rng.choice(cells.size, 40, replace=False)
+    cells[picked] = cells[rng.permutation(picked)]
+    board = llk.Board(grid)
+    plain = _kernel_run(board, NO_QUICK | NO_REPLAY, 3_000)
+    assert plain[0] == 1 and plain[1] > 500, plain       # decided, with probing rounds
+    assert _kernel_run(board, NO_QUICK, 3_000) == plain
 
 
 @settings(max_examples=examples(150), deadline=None)

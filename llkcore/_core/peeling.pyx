@@ -11,15 +11,15 @@ left proves the state dead: the tiles left form a closed set, none of which can 
 first. It catches mutual blocking, and on big random deals (where play dies out after a few
 removals) it proves the root dead.
 """
-from libc.stdint cimport int32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint64_t
 
 from .grid cimport Grid, adjacent, empty_neighbours, put_tile, take_tile
 from .pairing cimport EV_COMMIT, EVW, Pairing, conf_clear, links
 from .run cimport still_time
 
 
-cdef bint can_peel(Pairing *E, int x, int t) noexcept nogil:
-    """x links, through the tiles still present, to an allowed partner (present or peeled)."""
+cdef int peel_partner(Pairing *E, int x, int t) noexcept nogil:
+    """An allowed partner (present or peeled) x links to through the tiles still present, or -1."""
     cdef Grid *g = E.c.g
     cdef int p = E.partner[x]
     cdef int k, m, base, end, q
@@ -27,33 +27,77 @@ cdef bint can_peel(Pairing *E, int x, int t) noexcept nogil:
         # Enclosed: only an adjacent partner can link, and it is present (a peeled one would
         # have left an empty neighbour).
         if p >= 0:
-            return adjacent(g, x, p)
+            return p if adjacent(g, x, p) else -1
         for k in range(4):
             q = x + (-g.W if k == 0 else g.W if k == 1 else -1 if k == 2 else 1)
             if g.tid[q] == t and E.partner[q] < 0:
-                return True
-        return False
+                return q
+        return -1
     if p >= 0:
-        return links(E, x, p)
+        return p if links(E, x, p) else -1
     base = g.offset[t]
     end = g.count[t] + E.peeled[t]    # live tiles, then the ones peeled in this run
     for k in range(end):
         m = g.pos[base + k]
         if m != x and E.partner[m] < 0 and links(E, x, m):
-            return True
-    return False
+            return m
+    return -1
 
 
-cdef int peel_run(Pairing *E, bint restrict, bint mark) noexcept nogil:
+cdef int replay(Pairing *E, const int32_t *order, int n) noexcept nogil:
+    """A guided first pass: peel the tiles in the order of an earlier run that cleared its
+    board (``order``: n (cell, partner) steps), returning how many it peeled (into E.peel).
+
+    While every tile here is one that run peeled and no step has failed, each step's obstacles
+    are a subset of those it had then, so a step whose partner is still a tile here and still
+    allowed needs no link test. Any other step is tested for real (any allowed partner); one
+    that fails leaves its tile, an obstacle the earlier run did not have, so every later step is
+    tested too. Any deletion order reaches the same fixpoint, so the answers are peel_run's."""
+    cdef Grid *g = E.c.g
+    cdef int i, x, m, p, t, npeel = 0, here = 0
+    cdef bint exact
+    for i in range(n):
+        if g.tid[order[2 * i]] >= 0:
+            here += 1
+    exact = here == g.tiles
+    for i in range(n):
+        x = order[2 * i]
+        t = g.tid[x]
+        if t < 0:
+            continue                # removed since that run
+        m = order[2 * i + 1]
+        p = E.partner[x]
+        if not (exact and (g.tid[m] >= 0 or E.gone[m]) and (p == m or (p < 0 and E.partner[m] < 0))):
+            if not still_time(&E.c.b):
+                break
+            m = peel_partner(E, x, t)
+            if m < 0:
+                exact = False
+                continue
+        take_tile(g, x)
+        E.gone[x] = 1
+        E.peeled[t] += 1
+        E.peel[2 * npeel] = x
+        E.peel[2 * npeel + 1] = t
+        E.peelp[npeel] = m
+        npeel += 1
+    return npeel
+
+
+cdef int peel_run(Pairing *E, bint restrict, bint mark, const int32_t *order, int norder) noexcept nogil:
     """The relaxed peeling (module docstring); returns how many tiles it leaves (0: not dead).
 
     restrict: only the tiles with ``inset[p] == 1`` take part; the others count as peeled from
     the start (free cells, and partners like any peeled tile). mark: set ``instuck[p]`` for
-    every tile left (a closed set: none of them can ever go first). The board is restored.
+    every tile left (a closed set: none of them can ever go first). order (or NULL): an
+    earlier run's peeling order to follow first (replay). The board is restored; the run's
+    order stays in E.peel (cells) and E.peelp (the partner each step linked to).
     """
     cdef Grid *g = E.c.g
-    cdef int t, i, x, npeel = 0, left
+    cdef int t, i, x, m, npeel = 0, left
     cdef bint changed = True
+    if order != NULL:
+        npeel = replay(E, order, norder)
     if restrict:
         for t in range(g.ntypes):
             i = 0
@@ -81,11 +125,13 @@ cdef int peel_run(Pairing *E, bint restrict, bint mark) noexcept nogil:
                     changed = False
                     break
                 x = g.pos[g.offset[t] + i]
-                if can_peel(E, x, t):
+                m = peel_partner(E, x, t)
+                if m >= 0:
                     take_tile(g, x)       # the last live tile moves into slot i
                     E.peeled[t] += 1
                     E.peel[2 * npeel] = x
                     E.peel[2 * npeel + 1] = t
+                    E.peelp[npeel] = m
                     npeel += 1
                     changed = True
                 else:
@@ -100,7 +146,86 @@ cdef int peel_run(Pairing *E, bint restrict, bint mark) noexcept nogil:
         x = E.peel[2 * npeel]
         t = E.peel[2 * npeel + 1]
         put_tile(g, x, t)
+        E.gone[x] = 0
         E.peeled[t] -= 1
+    return left
+
+
+cdef int still_closed(Pairing *E, int slot) noexcept nogil:
+    """The closed set kept in ``slot`` (what the slot's last, stuck, peeling left) is all here
+    and, peeled on its own (every other tile counted as peeled), still leaves tiles: then so does
+    the full peeling, whose leftover holds every closed set. Returns the tiles left (0: not
+    shown)."""
+    cdef Grid *g = E.c.g
+    cdef const int32_t *s
+    cdef int n = E.closedlen[slot] if slot >= 0 else 0, i, t, j
+    if n == 0:
+        return 0
+    s = E.closed + <int64_t>slot * E.closedstride
+    for i in range(n):
+        if g.tid[s[i]] < 0:
+            return 0
+    for t in range(g.ntypes):
+        for j in range(g.count[t]):
+            E.inset[g.pos[g.offset[t] + j]] = 0
+    for i in range(n):
+        E.inset[s[i]] = 1
+    return peel_run(E, True, False, NULL, 0)
+
+
+cdef int peel_checked(Pairing *E, bint mark) noexcept nogil:
+    """The node's own peeling: ``peel_run(E, False, mark)`` guided by its parent's order
+    (replay); the order is kept for this level when it clears the board. The node is its parent
+    with pairs committed and removed, so the replay runs free up to the first step a new
+    commitment disallows (docs/architecture.md, "Replayed peelings")."""
+    cdef int n = E.c.g.tiles, left, i
+    cdef int own = E.level if E.witlevels > 1 else 0
+    cdef int parent = own - 1 if own > 0 else 0
+    cdef int32_t *w
+    if not E.replay:
+        return peel_run(E, False, mark, NULL, 0)
+    w = E.wit + <int64_t>parent * E.witstride
+    left = peel_run(E, False, mark, w, E.witlen[parent])
+    E.witlen[own] = 0
+    if left == 0 and not E.c.b.stop:
+        w = E.wit + <int64_t>own * E.witstride
+        for i in range(n):
+            w[2 * i] = E.peel[2 * i]
+            w[2 * i + 1] = E.peelp[i]
+        E.witlen[own] = n
+    return left
+
+
+cdef int pairing_peel(Pairing *E, int slot) noexcept nogil:
+    """``peel_run(E, False, False)`` (0 or not) for a pairing probing tries, after the node's own
+    peeling cleared the board. If the closed set the slot's last peeling got stuck on is still
+    closed (still_closed), dead at once: a pairing found dead usually stays dead for the same
+    reason down a branch. Else a run guided by the node's own order, free up to the first step of
+    the probed type that the pairing disallows; if it gets stuck, its closed set is kept in the
+    slot (slot -1: none kept)."""
+    cdef Grid *g = E.c.g
+    cdef int own = E.level if E.witlevels > 1 else 0
+    cdef int left, t, j, x, n = 0
+    cdef int32_t *s
+    if not E.replay:
+        return peel_run(E, False, False, NULL, 0)
+    left = still_closed(E, slot)
+    if left > 0 or E.c.b.stop:
+        return left
+    left = peel_run(E, False, slot >= 0, E.wit + <int64_t>own * E.witstride, E.witlen[own])
+    if slot < 0:
+        return left
+    E.closedlen[slot] = 0
+    s = E.closed + <int64_t>slot * E.closedstride
+    for t in range(g.ntypes if left else 0):
+        for j in range(g.count[t]):
+            x = g.pos[g.offset[t] + j]
+            if E.instuck[x]:
+                E.instuck[x] = 0
+                s[n] = x
+                n += 1
+    if not E.c.b.stop:
+        E.closedlen[slot] = n       # (a run cut short leaves nothing: its marks are void)
     return left
 
 
@@ -114,7 +239,7 @@ cdef int restricted_peel(Pairing *E, int drop) noexcept nogil:
             p = g.pos[g.offset[t] + j]
             E.inset[p] = 0 if not E.instuck[p] else (2 if E.lvl[p] == drop else 1)
             E.instuck[p] = 0
-    left = peel_run(E, True, True)
+    left = peel_run(E, True, True, NULL, 0)
     if left == 0:
         for t in range(g.ntypes):
             for j in range(g.count[t]):
