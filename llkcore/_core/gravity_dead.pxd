@@ -21,6 +21,7 @@ cdef struct GDead:
     int32_t *xs             # the tiles of X
     int32_t *byh            # counting sort of the tiles by height
     int64_t work            # link tests made so far (placements tried)
+    int32_t *partner        # HW: the tile a tile must be removed with (-1: any of its type)
 
 
 # Work space for boards shaped like g, gravity against ``up``; False (nothing held) when out of memory.
@@ -29,3 +30,6 @@ cdef void gdead_free(GDead *D) noexcept nogil
 # The relaxed peeling under gravity: the tiles it leaves (> 0: the position is dead; 0 also when
 # the budget ``b`` said stop). g is not changed.
 cdef int gdead_test(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget *b) noexcept nogil
+# Probing the pairings of every type of four tiles under that test: > 0 when some type has all
+# three dead (the position is dead), else 0 with the forced pairings left in D.partner.
+cdef int gdead_probe(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget *b) noexcept nogil

@@ -23,7 +23,8 @@ have been deleted. A pair with more than PLACE_MAX pairs of heights is assumed t
 argument only needs "may link" to say yes whenever a link is possible).
 
 Random big deals with gravity are proved dead at the root by it, as the pairing search's
-peeling does without gravity.
+peeling does without gravity. ``partner`` fixes who a tile may be removed with; probing
+(gdead_probe) fixes each pairing of a type in turn.
 """
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
@@ -63,7 +64,8 @@ cdef bint gdead_init(GDead *D, const Grid *g, int up) noexcept nogil:
     D.inx = <uint8_t *>llk_calloc(HW, 1)
     D.xs = <int32_t *>llk_malloc((g.tiles + 1) * sizeof(int32_t))
     D.byh = <int32_t *>llk_calloc(g.rows + g.cols + 2, sizeof(int32_t))
-    if (D.B.cells == NULL or D.B.rowbits == NULL or D.B.colbits == NULL or D.bottom == NULL
+    D.partner = <int32_t *>llk_malloc(HW * sizeof(int32_t))
+    if (D.partner == NULL or D.B.cells == NULL or D.B.rowbits == NULL or D.B.colbits == NULL or D.bottom == NULL
             or D.height == NULL or D.block == NULL or D.inx == NULL or D.xs == NULL
             or D.byh == NULL):
         gdead_free(D)
@@ -74,6 +76,7 @@ cdef bint gdead_init(GDead *D, const Grid *g, int up) noexcept nogil:
         p = HW - 1 - n if up < 0 else n
         D.bottom[p] = -1
         D.height[p] = 0
+        D.partner[p] = -1
         if not inside(g, p) or g.cells[p] < 0:
             continue
         q = p - up
@@ -95,6 +98,7 @@ cdef void gdead_free(GDead *D) noexcept nogil:
     llk_free(D.inx)
     llk_free(D.xs)
     llk_free(D.byh)
+    llk_free(D.partner)
     memset(D, 0, sizeof(GDead))
 
 
@@ -213,6 +217,10 @@ cdef int gdead_test(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget 
             ok = False
             for j in range(g.count[t]):
                 y = g.pos[g.offset[t] + j]
+                if D.partner[x] >= 0 and y != D.partner[x]:
+                    continue
+                if D.partner[y] >= 0 and D.partner[y] != x:
+                    continue
                 if y != x and may_link(D, g, w, max_turns, x, y, b):
                     ok = True
                     break
@@ -231,3 +239,50 @@ cdef int gdead_test(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget 
     for i in range(n):
         D.inx[D.xs[i]] = 0
     return 0 if b.stop else n
+
+
+cdef inline void pair_up(GDead *D, const int32_t *q, int k, bint on) noexcept nogil:
+    """Pairing k (0..2) of four tiles q: q[0] with q[k + 1], the other two together (on), or
+    both undone (off)."""
+    cdef int a = q[1] if k != 0 else q[2], b = q[3] if k != 2 else q[2]
+    D.partner[q[0]] = q[k + 1] if on else -1
+    D.partner[q[k + 1]] = q[0] if on else -1
+    D.partner[a] = b if on else -1
+    D.partner[b] = a if on else -1
+
+
+cdef int gdead_probe(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget *b) noexcept nogil:
+    """Probing: every solution removes each type's tiles in some pairing, and the peeling with
+    the partners fixed is still a sound dead test for the solutions with that pairing (the first
+    removal of a remaining tile is with its partner). For each type of four tiles not yet
+    paired, try its three pairings: all dead, the position is dead; two dead, the third is
+    fixed, which makes every later test stronger; again until nothing changes."""
+    cdef int t, k, i, alive, which, r
+    cdef int32_t q[4]
+    cdef bint changed = True
+    while changed:
+        changed = False
+        for t in range(g.ntypes):
+            if g.count[t] != 4 or D.partner[g.pos[g.offset[t]]] >= 0:
+                continue
+            for i in range(4):
+                q[i] = g.pos[g.offset[t] + i]
+            alive = 0
+            which = -1
+            for k in range(3):
+                pair_up(D, q, k, True)
+                r = gdead_test(D, g, w, max_turns, b)
+                pair_up(D, q, k, False)
+                if b.stop:
+                    return 0
+                if r == 0:
+                    alive += 1
+                    which = k
+                    if alive > 1:
+                        break
+            if alive == 0:
+                return 1
+            if alive == 1:
+                pair_up(D, q, which, True)
+                changed = True
+    return 0

@@ -31,7 +31,8 @@ stored in the table.
 Dead test at the root (OPT_NO_DEAD off). The relaxed peeling with sinking tiles
 (gravity_dead.pyx) proves most random big deals dead at once; it runs on the root only, where
 it is cheap next to what it saves (deeper nodes are mostly alive, and measured it costs more
-than it cuts).
+than it cuts). When it does not, probing (OPT_NO_GPROBE off) runs it again under each pairing
+of every type of four tiles: all three pairings of a type dead, the root is dead.
 
 Move order and restarts. The search runs in rounds with a node budget that starts at ROUND_BASE
 and doubles every two rounds; the table of dead positions is kept throughout. The first round
@@ -45,13 +46,13 @@ from libc.stdlib cimport qsort
 from libc.string cimport memset
 
 from .alloc cimport IVec, grow, ivec_reserve, llk_free, llk_malloc
-from .gravity_dead cimport GDead, gdead_free, gdead_init, gdead_test
+from .gravity_dead cimport GDead, gdead_free, gdead_init, gdead_probe, gdead_test
 from .gravity cimport put_pair, slide_room, take_pair
 from .grid cimport GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_UP, Grid, empty_neighbours
 from .link cimport link_cells
 from .memo cimport Memo, memo_free, memo_has, memo_init, memo_put, mix64
 from .pairs cimport list_moves_grown
-from .run cimport (OPEN, OPT_NO_DEAD, OPT_NO_SAFE, OPT_NO_SLEEP, ST_DEAD, ST_MEMORY, ST_NODES,
+from .run cimport (OPEN, OPT_NO_DEAD, OPT_NO_GPROBE, OPT_NO_SAFE, OPT_NO_SLEEP, ST_DEAD, ST_MEMORY, ST_NODES,
                   ST_SOLVED, Ctx, record, round_limit, spend, still_time)
 
 # Largest type count the safe-clear rule looks at (its clearing search has SAFE_MAX / 2 levels).
@@ -98,6 +99,7 @@ cdef struct GSearch:
     int64_t *keys           # sort keys of one position's moves
     int64_t nkeys
     int dead                # the dead test is still to run (on the root)
+    int probe               # ... with probing of the pairings (gdead_probe)
     GDead D
 
 
@@ -250,7 +252,8 @@ cdef int enter(GSearch *S, GFrame *f) noexcept nogil:
         # The root only: deeper, the test costs more than the subtrees it cuts
         # (docs/architecture.md, "The gravity search").
         S.dead = False
-        if gdead_test(&S.D, g, c.w, c.max_turns, &c.b) > 0:
+        if gdead_test(&S.D, g, c.w, c.max_turns, &c.b) > 0 or (
+                S.probe and not c.b.stop and gdead_probe(&S.D, g, c.w, c.max_turns, &c.b) > 0):
             memo_put(&S.memo, f.k0, f.k1)
             return ST_DEAD
         if c.b.stop:
@@ -431,6 +434,7 @@ cdef int run_gravity_search(Ctx *c, int64_t memo_entries, uint64_t seed, int opt
     S.safe = not (options & OPT_NO_SAFE)
     S.sleep = not (options & OPT_NO_SLEEP)
     S.dead = not (options & OPT_NO_DEAD)
+    S.probe = not (options & OPT_NO_GPROBE)
     S.by_column = c.gravity == GRAVITY_DOWN or c.gravity == GRAVITY_UP
     S.up = (-g.W if c.gravity == GRAVITY_DOWN else g.W if c.gravity == GRAVITY_UP
             else 1 if c.gravity == GRAVITY_LEFT else -1)
