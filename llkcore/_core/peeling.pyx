@@ -44,6 +44,30 @@ cdef int peel_partner(Pairing *E, int x, int t) noexcept nogil:
     return -1
 
 
+cdef inline int peel_pair(Pairing *E, int npeel, int x, int t, int m) noexcept nogil:
+    """Delete x (type t), which links to its allowed partner m, and m with it when m is still
+    here: m links back to x's cell by the same path, whose cells can only have emptied since, so
+    it needs no test of its own (deleting it now rather than later changes no fixpoint). Returns
+    the run's new step count."""
+    cdef Grid *g = E.c.g
+    take_tile(g, x)
+    E.gone[x] = 1
+    E.peeled[t] += 1
+    E.peel[2 * npeel] = x
+    E.peel[2 * npeel + 1] = t
+    E.peelp[npeel] = m
+    npeel += 1
+    if g.tid[m] >= 0:
+        take_tile(g, m)
+        E.gone[m] = 1
+        E.peeled[t] += 1
+        E.peel[2 * npeel] = m
+        E.peel[2 * npeel + 1] = t
+        E.peelp[npeel] = x
+        npeel += 1
+    return npeel
+
+
 cdef int replay(Pairing *E, const int32_t *order, int n) noexcept nogil:
     """A guided first pass: peel the tiles in the order of an earlier run that cleared its
     board (``order``: n (cell, partner) steps), returning how many it peeled (into E.peel).
@@ -74,13 +98,7 @@ cdef int replay(Pairing *E, const int32_t *order, int n) noexcept nogil:
             if m < 0:
                 exact = False
                 continue
-        take_tile(g, x)
-        E.gone[x] = 1
-        E.peeled[t] += 1
-        E.peel[2 * npeel] = x
-        E.peel[2 * npeel + 1] = t
-        E.peelp[npeel] = m
-        npeel += 1
+        npeel = peel_pair(E, npeel, x, t, m)
     return npeel
 
 
@@ -127,12 +145,8 @@ cdef int peel_run(Pairing *E, bint restrict, bint mark, const int32_t *order, in
                 x = g.pos[g.offset[t] + i]
                 m = peel_partner(E, x, t)
                 if m >= 0:
-                    take_tile(g, x)       # the last live tile moves into slot i
-                    E.peeled[t] += 1
-                    E.peel[2 * npeel] = x
-                    E.peel[2 * npeel + 1] = t
-                    E.peelp[npeel] = m
-                    npeel += 1
+                    # The last live tiles move into the slots of x (slot i) and m.
+                    npeel = peel_pair(E, npeel, x, t, m)
                     changed = True
                 else:
                     i += 1
