@@ -153,9 +153,9 @@ def _kernel_run(board, options, node_limit):
 @given(seed=st.integers(0, 10**6), rows=st.integers(3, 8), cols=st.integers(3, 8),
        copies=st.sampled_from([4, 6, 8]), turns=st.sampled_from([1, 2, 3]), border=st.booleans())
 def test_replayed_peelings_change_nothing_but_time(seed, rows, cols, copies, turns, border):
-    """Replaying an earlier peeling order and keeping closed sets (peeling.pyx) are shortcuts to
-    the same fixpoint: with them off (NO_REPLAY) every verdict and every node count is the same,
-    probing from the first node (where replays happen most) and in the default rounds."""
+    """Replaying an earlier peeling order (peeling.pyx) is a shortcut to the same fixpoint: with
+    it off (NO_REPLAY) every verdict and every node count is the same, probing from the first
+    node (where replays happen most) and in the default rounds."""
     if rows * cols % 2:
         cols += 1
     board = llk.generate(rows, cols, copies=copies, solvable=False, seed=seed,
@@ -176,8 +176,8 @@ def test_replayed_peelings_change_nothing_on_tail_deals(seed):
 
 def test_replayed_peelings_change_nothing_on_a_board_above_the_probing_size():
     """A 24 x 26 board (624 tiles, more than PROBE_MAX_TILES): one peeling order for every level,
-    and the closed sets given to types as probing reaches them (below 512 tiles): a solvable
-    deal with 40 tiles shuffled, which takes a few hundred nodes of search."""
+    probing once the search reaches 512 tiles: a solvable deal with 40 tiles shuffled, which
+    takes a few hundred nodes of search."""
     grid = llk.generate(24, 26, solvable=True, seed=5).grid.copy()
     rng = np.random.default_rng(5)
     cells = grid.ravel()

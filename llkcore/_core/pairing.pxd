@@ -46,22 +46,17 @@ cdef struct Pairing:
     int32_t *peel           # peeled tiles (cell, type) during the relaxed peeling
     int32_t *peelp          # ... and the partner each linked to
     uint8_t *gone           # HW: peeled in the current run (replay)
-    int32_t *slot           # ntypes: a probed type's first of its three slots of closed (-1: none)
-    int nslots, slotcap     # slots of closed given out, and room for
     int32_t *wit            # per decision level: the order (cell, partner) of the node's peeling
     int32_t *witlen         # per level: its length (0: none, or it did not clear the board)
-    int witlevels           # levels kept (1: one slot for every level, on boards not probed)
+    int witlevels           # levels kept (1: one order for every level, above PROBE_MAX_TILES tiles)
     int64_t witstride       # ints per level of wit
-    int32_t *closed         # per slot of pairing_peel: the closed set its last run left if stuck
-    int32_t *closedlen      # per slot: its size (0: none, or the last run cleared the board)
-    int64_t closedstride    # ints per slot of closed
     int32_t *peeled         # ntypes: tiles of each type peeled so far
     uint8_t *inset          # HW: tiles taking part in a restricted peeling
     uint8_t *instuck        # HW: tiles of the closed set a peeling got stuck on
     uint8_t *tflag          # ntypes: scratch flags of the conflict analysis
     int cbj                 # conflict-directed backjumping on (off for very deep searches)
     int nopeel              # (tests) no relaxed peeling
-    int replay              # peelings replay an earlier order and keep closed sets (peel_checked)
+    int replay              # peelings replay an earlier order (peel_checked, pairing_peel)
     int probe               # probing of each node's pairings (probe_node) on
     int probe_first         # (tests) ... from the first round of run_with_restarts on
     int probe_now           # ... in this round (not the first, unless probe_first)

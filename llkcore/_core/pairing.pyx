@@ -377,15 +377,12 @@ cdef int probe_node(Pairing *E) noexcept nogil:
         gather_uncommitted(E, t)
         for i in range(4):
             q[i] = E.u[i]
-        if E.slot[t] < 0 and E.nslots + 3 <= E.slotcap:
-            E.slot[t] = E.nslots
-            E.nslots += 3
         alive = 0
         which = -1
         for k in range(3):
             mark = E.nev
             commit_pairing(E, q, k)
-            if pairing_peel(E, E.slot[t] + k if E.slot[t] >= 0 else -1) == 0:
+            if pairing_peel(E) == 0:
                 alive += 1
                 which = k
             undo_to(E, mark)
@@ -577,7 +574,6 @@ cdef int run_pairing(Ctx *c, int maxcount, int64_t memo_entries, uint64_t seed, 
     cdef int HW = g.H * g.W
     cdef int tiles = g.tiles
     cdef int i, t, status
-    cdef int probed
     memset(&E, 0, sizeof(Pairing))
     E.c = c
     E.HW = HW
@@ -602,21 +598,11 @@ cdef int run_pairing(Ctx *c, int maxcount, int64_t memo_entries, uint64_t seed, 
     E.peelp = <int32_t *>llk_malloc((tiles + 1) * sizeof(int32_t))
     # Replayed peelings (peeling.pyx): each decision level's peeling order on boards of at most
     # PROBE_MAX_TILES tiles (a node replays its parent's), one order for every level on bigger
-    # ones (an order per level would be quadratic in the tiles). Probed nodes have at most
-    # PROBE_MAX_TILES tiles, so at most a quarter as many types with four uncommitted tiles:
-    # three kept closed sets each, given to a type when it is first probed (E.slot).
-    E.slot = <int32_t *>llk_malloc((g.ntypes + 1) * sizeof(int32_t))
-    for t in range(g.ntypes if E.slot != NULL else 0):
-        E.slot[t] = -1
+    # ones (an order per level would be quadratic in the tiles).
     E.witlevels = tiles // 2 + 2 if tiles <= PROBE_MAX_TILES else 1
     E.witstride = 2 * (tiles + 1)
     E.wit = <int32_t *>llk_malloc(E.witlevels * E.witstride * sizeof(int32_t))
     E.witlen = <int32_t *>llk_calloc(E.witlevels, sizeof(int32_t))
-    probed = min(tiles, PROBE_MAX_TILES)
-    E.closedstride = probed + 1
-    E.slotcap = 3 * (probed // 4 + 1) if E.probe else 0
-    E.closed = <int32_t *>llk_malloc(E.slotcap * E.closedstride * sizeof(int32_t))
-    E.closedlen = <int32_t *>llk_calloc(E.slotcap, sizeof(int32_t))
     E.gone = <uint8_t *>llk_calloc(HW, 1)
     E.inset = <uint8_t *>llk_calloc(HW, 1)
     E.instuck = <uint8_t *>llk_calloc(HW, 1)
@@ -628,9 +614,8 @@ cdef int run_pairing(Ctx *c, int maxcount, int64_t memo_entries, uint64_t seed, 
     E.forced = <uint8_t *>llk_calloc(tiles // 2 + 2, 1)
     if (E.partner == NULL or E.cidx == NULL or E.ucount == NULL or E.peeled == NULL
             or E.cpairs == NULL or E.ev == NULL or E.z == NULL or E.frames == NULL
-            or E.u == NULL or E.deg == NULL or E.peel == NULL or E.peelp == NULL or E.slot == NULL
-            or E.wit == NULL or E.witlen == NULL or E.gone == NULL or E.closed == NULL
-            or E.closedlen == NULL
+            or E.u == NULL or E.deg == NULL or E.peel == NULL or E.peelp == NULL
+            or E.wit == NULL or E.witlen == NULL or E.gone == NULL
             or E.inset == NULL or E.instuck == NULL or E.tflag == NULL or E.conf == NULL
             or E.cfpool == NULL or E.forced == NULL or E.lvl == NULL or E.tmax == NULL
             or not memo_init(&E.memo, memo_entries)):
@@ -668,11 +653,8 @@ cdef int run_pairing(Ctx *c, int maxcount, int64_t memo_entries, uint64_t seed, 
     llk_free(E.deg)
     llk_free(E.peel)
     llk_free(E.peelp)
-    llk_free(E.slot)
     llk_free(E.wit)
     llk_free(E.witlen)
-    llk_free(E.closed)
-    llk_free(E.closedlen)
     llk_free(E.gone)
     llk_free(E.inset)
     llk_free(E.instuck)

@@ -8,8 +8,7 @@ from .pairing cimport Pairing
 cdef int peel_run(Pairing *E, bint restrict, bint mark, const int32_t *order, int norder) noexcept nogil
 # The node's peel_run(E, False, mark), guided by its parent's peeling order (replay).
 cdef int peel_checked(Pairing *E, bint mark) noexcept nogil
-# peel_run(E, False, False) (0 or not) for a probed pairing: the slot's kept closed set, or a
-# replay of the node's own order.
-cdef int pairing_peel(Pairing *E, int slot) noexcept nogil
+# peel_run(E, False, False) (0 or not) for a probed pairing: a replay of the node's own order.
+cdef int pairing_peel(Pairing *E) noexcept nogil
 # E.conf := the decision levels a dead state's closed set (``instuck``) rests on.
 cdef void stuck_conflict(Pairing *E) noexcept nogil

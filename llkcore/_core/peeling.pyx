@@ -165,28 +165,6 @@ cdef int peel_run(Pairing *E, bint restrict, bint mark, const int32_t *order, in
     return left
 
 
-cdef int still_closed(Pairing *E, int slot) noexcept nogil:
-    """The closed set kept in ``slot`` (what the slot's last, stuck, peeling left) is all here
-    and, peeled on its own (every other tile counted as peeled), still leaves tiles: then so does
-    the full peeling, whose leftover holds every closed set. Returns the tiles left (0: not
-    shown)."""
-    cdef Grid *g = E.c.g
-    cdef const int32_t *s
-    cdef int n = E.closedlen[slot] if slot >= 0 else 0, i, t, j
-    if n == 0:
-        return 0
-    s = E.closed + <int64_t>slot * E.closedstride
-    for i in range(n):
-        if g.tid[s[i]] < 0:
-            return 0
-    for t in range(g.ntypes):
-        for j in range(g.count[t]):
-            E.inset[g.pos[g.offset[t] + j]] = 0
-    for i in range(n):
-        E.inset[s[i]] = 1
-    return peel_run(E, True, False, NULL, 0)
-
-
 cdef int peel_checked(Pairing *E, bint mark) noexcept nogil:
     """The node's own peeling: ``peel_run(E, False, mark)`` guided by its parent's order
     (replay); the order is kept for this level when it clears the board. The node is its parent
@@ -210,37 +188,14 @@ cdef int peel_checked(Pairing *E, bint mark) noexcept nogil:
     return left
 
 
-cdef int pairing_peel(Pairing *E, int slot) noexcept nogil:
+cdef int pairing_peel(Pairing *E) noexcept nogil:
     """``peel_run(E, False, False)`` (0 or not) for a pairing probing tries, after the node's own
-    peeling cleared the board. If the closed set the slot's last peeling got stuck on is still
-    closed (still_closed), dead at once: a pairing found dead usually stays dead for the same
-    reason down a branch. Else a run guided by the node's own order, free up to the first step of
-    the probed type that the pairing disallows; if it gets stuck, its closed set is kept in the
-    slot (slot -1: none kept)."""
-    cdef Grid *g = E.c.g
+    peeling cleared the board: guided by that order, free up to the first step of the probed
+    type's tiles that the pairing disallows."""
     cdef int own = E.level if E.witlevels > 1 else 0
-    cdef int left, t, j, x, n = 0
-    cdef int32_t *s
     if not E.replay:
         return peel_run(E, False, False, NULL, 0)
-    left = still_closed(E, slot)
-    if left > 0 or E.c.b.stop:
-        return left
-    left = peel_run(E, False, slot >= 0, E.wit + <int64_t>own * E.witstride, E.witlen[own])
-    if slot < 0:
-        return left
-    E.closedlen[slot] = 0
-    s = E.closed + <int64_t>slot * E.closedstride
-    for t in range(g.ntypes if left else 0):
-        for j in range(g.count[t]):
-            x = g.pos[g.offset[t] + j]
-            if E.instuck[x]:
-                E.instuck[x] = 0
-                s[n] = x
-                n += 1
-    if not E.c.b.stop:
-        E.closedlen[slot] = n       # (a run cut short leaves nothing: its marks are void)
-    return left
+    return peel_run(E, False, False, E.wit + <int64_t>own * E.witstride, E.witlen[own])
 
 
 cdef int restricted_peel(Pairing *E, int drop) noexcept nogil:
