@@ -26,9 +26,10 @@ from test_solver import REF_NODE_LIMIT, assert_certificate, even_counts
 DIRECTIONS = ("down", "up", "left", "right")
 #: solve_state's test switches (run.pxd): the gravity search's prunings, and "exact" without its
 #: quick phases.
-OPT_NO_SAFE, OPT_NO_SLEEP, OPT_NO_DEAD, OPT_NO_GPROBE, OPT_NO_QUICK = (
-    _kernel.TEST_OPTIONS[k] for k in ("no_safe", "no_sleep", "no_dead", "no_gprobe", "no_quick"))
-PRUNING_OFF = (0, OPT_NO_SAFE, OPT_NO_SLEEP, OPT_NO_DEAD, OPT_NO_GPROBE,
+OPT_NO_SAFE, OPT_NO_SLEEP, OPT_NO_DEAD, OPT_NO_GPROBE, OPT_NO_QUICK, OPT_PROBE_FIRST = (
+    _kernel.TEST_OPTIONS[k] for k in ("no_safe", "no_sleep", "no_dead", "no_gprobe", "no_quick",
+                                      "probe_first"))
+PRUNING_OFF = (0, OPT_NO_SAFE, OPT_NO_SLEEP, OPT_NO_DEAD, OPT_NO_GPROBE, OPT_PROBE_FIRST,
                OPT_NO_SAFE | OPT_NO_SLEEP | OPT_NO_DEAD)
 #: A quarter turn clockwise (np.rot90(grid, -1)) takes "down" to "left", and so on.
 TURNED = {"down": "left", "left": "up", "up": "right", "right": "down"}
@@ -178,10 +179,10 @@ def test_big_random_deals_are_proved_dead_at_the_root(gravity):
 @pytest.mark.parametrize("rows, cols, seed, gravity", [(8, 12, 167, "right"), (10, 10, 150, "left")])
 def test_probing_the_pairings_proves_a_deal_dead_at_the_root(rows, cols, seed, gravity):
     """Deals the root's dead test alone does not prove dead: under one type's three pairings in
-    turn it does (gdead_probe), in one node; the search without probing proves them unsolvable
-    too, in hundreds of nodes."""
+    turn it does (gdead_probe; from the first round on here, PROBE_FIRST), in one node; the
+    search without probing proves them unsolvable too, in hundreds of nodes."""
     board = llk.generate(rows, cols, solvable=False, seed=seed, rules=llk.Rules(gravity=gravity))
-    assert kernel_solve(board, OPT_NO_QUICK)[::2] == (0, 1)
+    assert kernel_solve(board, OPT_NO_QUICK | OPT_PROBE_FIRST)[::2] == (0, 1)
     status, _, nodes = kernel_solve(board, OPT_NO_QUICK | OPT_NO_GPROBE)
     assert status == 0 and nodes > 100, nodes
 
@@ -189,15 +190,15 @@ def test_probing_the_pairings_proves_a_deal_dead_at_the_root(rows, cols, seed, g
 @pytest.mark.parametrize("gravity", DIRECTIONS)
 def test_probing_proves_more_big_deals_dead_at_the_root(gravity):
     """KShisen's 26x14 (14 rows x 26 columns; turned for sideways gravity): of 12 seeded deals the
-    root's dead test proves some dead in one node, probing more, and never fewer."""
+    root's dead test proves some dead in one node, probing (from the first round on) more."""
     rows, cols = (14, 26) if gravity in ("down", "up") else (26, 14)
-    dead = {0: 0, OPT_NO_GPROBE: 0}
+    dead = {OPT_PROBE_FIRST: 0, OPT_NO_GPROBE: 0}
     for seed in range(12):
         board = llk.generate(rows, cols, solvable=False, seed=seed, rules=llk.Rules(gravity=gravity))
         for options in dead:
             if kernel_solve(board, options | OPT_NO_QUICK, node_limit=1)[0] == 0:
                 dead[options] += 1
-    assert dead[0] > dead[OPT_NO_GPROBE] > 0, dead
+    assert dead[OPT_PROBE_FIRST] > dead[OPT_NO_GPROBE] > 0, dead
 
 
 def test_same_board_same_moves_and_nodes():

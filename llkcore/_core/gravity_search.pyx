@@ -31,8 +31,8 @@ stored in the table.
 Dead test at the root (OPT_NO_DEAD off). The relaxed peeling with sinking tiles
 (gravity_dead.pyx) proves most random big deals dead at once; it runs on the root only, where
 it is cheap next to what it saves (deeper nodes are mostly alive, and measured it costs more
-than it cuts). When it does not, probing (OPT_NO_GPROBE off) runs it again under each pairing
-of every type of four tiles: all three pairings of a type dead, the root is dead.
+than it cuts). At the root of the second round, probing (OPT_NO_GPROBE off) runs it again under
+each pairing of every type of four tiles: all three pairings of a type dead, the root is dead.
 
 Move order and restarts. The search runs in rounds with a node budget that starts at ROUND_BASE
 and doubles every two rounds; the table of dead positions is kept throughout. The first round
@@ -52,8 +52,9 @@ from .grid cimport GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_UP, Grid, empty_neighbour
 from .link cimport link_cells
 from .memo cimport Memo, memo_free, memo_has, memo_init, memo_put, mix64
 from .pairs cimport list_moves_grown
-from .run cimport (OPEN, OPT_NO_DEAD, OPT_NO_GPROBE, OPT_NO_SAFE, OPT_NO_SLEEP, ST_DEAD, ST_MEMORY, ST_NODES,
-                  ST_SOLVED, Ctx, record, round_limit, spend, still_time)
+from .run cimport (OPEN, OPT_NO_DEAD, OPT_NO_GPROBE, OPT_NO_SAFE, OPT_NO_SLEEP, OPT_PROBE_FIRST,
+                  ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record, round_limit, spend,
+                  still_time)
 
 # Largest type count the safe-clear rule looks at (its clearing search has SAFE_MAX / 2 levels).
 cdef enum:
@@ -99,7 +100,8 @@ cdef struct GSearch:
     int64_t *keys           # sort keys of one position's moves
     int64_t nkeys
     int dead                # the dead test is still to run (on the root)
-    int probe               # ... with probing of the pairings (gdead_probe)
+    int probe               # probing of the pairings (gdead_probe) is still to run (on the root, second round)
+    int probe_first         # (tests) ... right after the dead test, in the first round
     GDead D
 
 
@@ -237,7 +239,7 @@ cdef int enter(GSearch *S, GFrame *f) noexcept nogil:
     cdef Ctx *c = S.c
     cdef Grid *g = c.g
     cdef int64_t i, k, n
-    cdef int a = 0, b = 0
+    cdef int a = 0, b = 0, left
     cdef int32_t *cand
     if not spend(&c.b):
         return c.b.stop
@@ -248,16 +250,22 @@ cdef int enter(GSearch *S, GFrame *f) noexcept nogil:
     if memo_has(&S.memo, f.k0, f.k1):
         return ST_DEAD
     f.next = 0
-    if S.dead and f == S.frames:
-        # The root only: deeper, the test costs more than the subtrees it cuts
-        # (docs/architecture.md, "The gravity search").
+    # The dead test on the root only: deeper, it costs more than the subtrees it cuts
+    # (docs/architecture.md, "The gravity search"). Probing costs three tests a type, so it waits
+    # for the second round: most deals are decided in the first, in well under a millisecond.
+    left = 0
+    if f == S.frames and S.dead:
         S.dead = False
-        if gdead_test(&S.D, g, c.w, c.max_turns, &c.b) > 0 or (
-                S.probe and not c.b.stop and gdead_probe(&S.D, g, c.w, c.max_turns, &c.b) > 0):
-            memo_put(&S.memo, f.k0, f.k1)
-            return ST_DEAD
-        if c.b.stop:
-            return c.b.stop
+        left = gdead_test(&S.D, g, c.w, c.max_turns, &c.b)
+    if (f == S.frames and left == 0 and not c.b.stop and S.probe
+            and (S.order != ORDER_TOPS or S.probe_first)):
+        S.probe = False
+        left = gdead_probe(&S.D, g, c.w, c.max_turns, &c.b)
+    if left > 0:
+        memo_put(&S.memo, f.k0, f.k1)
+        return ST_DEAD
+    if c.b.stop:
+        return c.b.stop
     if S.safe and safe_move(S, &a, &b):
         if f.nsleep and asleep(S, f, a, b):
             # Its child is dead (an asleep move), and this position stands or falls with it.
@@ -434,7 +442,8 @@ cdef int run_gravity_search(Ctx *c, int64_t memo_entries, uint64_t seed, int opt
     S.safe = not (options & OPT_NO_SAFE)
     S.sleep = not (options & OPT_NO_SLEEP)
     S.dead = not (options & OPT_NO_DEAD)
-    S.probe = not (options & OPT_NO_GPROBE)
+    S.probe = S.dead and not (options & OPT_NO_GPROBE)
+    S.probe_first = (options & OPT_PROBE_FIRST) != 0
     S.by_column = c.gravity == GRAVITY_DOWN or c.gravity == GRAVITY_UP
     S.up = (-g.W if c.gravity == GRAVITY_DOWN else g.W if c.gravity == GRAVITY_UP
             else 1 if c.gravity == GRAVITY_LEFT else -1)

@@ -44,27 +44,25 @@ cdef int peel_partner(Pairing *E, int x, int t) noexcept nogil:
     return -1
 
 
-cdef inline int peel_pair(Pairing *E, int npeel, int x, int t, int m) noexcept nogil:
-    """Delete x (type t), which links to its allowed partner m, and m with it when m is still
-    here: m links back to x's cell by the same path, whose cells can only have emptied since, so
-    it needs no test of its own (deleting it now rather than later changes no fixpoint). Returns
-    the run's new step count."""
-    cdef Grid *g = E.c.g
-    take_tile(g, x)
+cdef inline int peel_one(Pairing *E, int npeel, int x, int t, int m) noexcept nogil:
+    """Delete x (type t), linked to m, as the run's step npeel; returns the new step count."""
+    take_tile(E.c.g, x)
     E.gone[x] = 1
     E.peeled[t] += 1
     E.peel[2 * npeel] = x
     E.peel[2 * npeel + 1] = t
     E.peelp[npeel] = m
-    npeel += 1
-    if g.tid[m] >= 0:
-        take_tile(g, m)
-        E.gone[m] = 1
-        E.peeled[t] += 1
-        E.peel[2 * npeel] = m
-        E.peel[2 * npeel + 1] = t
-        E.peelp[npeel] = x
-        npeel += 1
+    return npeel + 1
+
+
+cdef inline int peel_pair(Pairing *E, int npeel, int x, int t, int m) noexcept nogil:
+    """Delete x (type t), which links to its allowed partner m, and m with it when m is still
+    here: m links back to x's cell by the same path, whose cells can only have emptied since, so
+    it needs no test of its own (deleting it now rather than later changes no fixpoint). Returns
+    the run's new step count."""
+    npeel = peel_one(E, npeel, x, t, m)
+    if E.c.g.tid[m] >= 0:
+        npeel = peel_one(E, npeel, m, t, x)
     return npeel
 
 

@@ -42,7 +42,7 @@ cdef enum:
     OPT_NO_CBJ = 1         # pairing search: no conflict-directed backjumping
     OPT_NO_PEEL = 2        # pairing search: no relaxed peeling
     OPT_NO_PROBE = 4       # pairing search: no probing of the pairings
-    OPT_PROBE_FIRST = 16   # pairing search: probing from the first round on (else the second)
+    OPT_PROBE_FIRST = 16   # both searches: probing from the first round on (else the second)
     OPT_NO_QUICK = 8       # "exact": no root look and greedy tries before the search
     OPT_NO_SAFE = 32       # gravity search: no safe clearing
     OPT_NO_SLEEP = 64      # gravity search: no sleep sets
