@@ -566,11 +566,18 @@ class Board:
         return _render.picture(self, hint=hint, path=path, solution=solution, cell=cell)
 
 
+def _sequence(x: Any) -> bool:
+    """x can be read as a sequence of labels: iterable, not a string, not a 0-d array (which has
+    ``__iter__`` but refuses iteration)."""
+    return (not isinstance(x, (str, bytes)) and hasattr(x, "__iter__")
+            and not (isinstance(x, np.ndarray) and x.ndim == 0))
+
+
 def _label_grid(grid: Any, empty: Hashable, walls: Iterable[Hashable],
                 labels: Dict[int, Hashable]) -> List[List[int]]:
     """Number the labels of ``grid`` (extending ``labels``: number -> label): tiles 1, 2, ...,
     walls -1, -2, ..., ``empty`` 0, each new label in order of first appearance."""
-    if isinstance(grid, (str, bytes)) or not hasattr(grid, "__iter__"):
+    if not _sequence(grid):
         raise BoardError(f"a board must be a 2-D grid of labels, got {type(grid).__name__}")
     try:
         wall_set = set(walls)
@@ -583,7 +590,7 @@ def _label_grid(grid: Any, empty: Hashable, walls: Iterable[Hashable],
     next_wall = min((k for k in labels if k < 0), default=0) - 1
     out = []
     for r, row in enumerate(grid):
-        if isinstance(row, (str, bytes)) or not hasattr(row, "__iter__"):
+        if not _sequence(row):
             raise BoardError(f"each row of a board must be a sequence of labels, got {type(row).__name__}")
         if r == MAX_SIDE:                   # an endless iterable is refused, not read forever
             raise BoardError(f"a board may have at most {MAX_SIDE} rows")

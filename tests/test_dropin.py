@@ -204,6 +204,19 @@ def test_labels_that_are_ints_and_bad_labels():
     assert llk.Board([[3, 0]]).label_at((0, 0)) == 3 and llk.Board([[3, 0]]).labels is None
 
 
+@pytest.mark.parametrize("grid", [np.array(1), np.array([np.array(2), np.array(3)], dtype=object),
+                                  [np.array("a")]])
+def test_zero_dimensional_arrays_are_not_label_grids(grid):
+    """A 0-d array has ``__iter__`` but refuses iteration (TypeError): a BoardError instead, for
+    from_labels and for update on a labelled board (found by the fuzz suite: Board.update(array(1)))."""
+    with pytest.raises(llk.BoardError):
+        llk.Board.from_labels(grid)
+    board = llk.Board.from_labels([["a", "a"]])
+    with pytest.raises(llk.BoardError):
+        board.update(grid)
+    assert board.grid.tolist() == [[1, 1]]
+
+
 # ---------------------------------------------------------------------------------------------
 # Presets, and playing a whole game
 # ---------------------------------------------------------------------------------------------
