@@ -31,7 +31,7 @@ stored in the table.
 Dead test at the root (OPT_NO_DEAD off). The relaxed peeling with sinking tiles
 (gravity_dead.pyx) proves most random big deals dead at once; it runs on the root only, where
 it is cheap next to what it saves (deeper nodes are mostly alive, and measured it costs more
-than it cuts). At the root of the second round, probing (OPT_NO_GPROBE off) runs it again under
+than it cuts). At the root of the third round, probing (OPT_NO_GPROBE off) runs it again under
 each pairing of every type of four tiles: all three pairings of a type dead, the root is dead.
 
 Move order and restarts. The search runs in rounds with a node budget that starts at ROUND_BASE
@@ -60,11 +60,12 @@ from .run cimport (OPEN, OPT_NO_DEAD, OPT_NO_GPROBE, OPT_NO_SAFE, OPT_NO_SLEEP, 
 cdef enum:
     SAFE_MAX = 8
 
-# Move orders, and the first round's node budget.
+# Move orders, the first round's node budget, and the first round that probes the root.
 cdef enum:
     ORDER_TOPS = 0
     ORDER_SHUFFLED = 1
     ROUND_BASE = 1000
+    PROBE_ROUND = 2
 
 
 cdef struct GFrame:
@@ -89,6 +90,7 @@ cdef struct GSearch:
     int safe                # the safe-clear rule is on
     int sleep               # sleep sets are on
     int order               # ORDER_* of this round
+    int round               # this round's number (0: the first)
     uint64_t salt           # ORDER_SHUFFLED's seed of this round
     Memo memo
     GFrame *frames
@@ -251,14 +253,15 @@ cdef int enter(GSearch *S, GFrame *f) noexcept nogil:
         return ST_DEAD
     f.next = 0
     # The dead test on the root only: deeper, it costs more than the subtrees it cuts
-    # (docs/architecture.md, "The gravity search"). Probing costs three tests a type, so it waits
-    # for the second round: most deals are decided in the first, in well under a millisecond.
+    # (docs/architecture.md, "The gravity search"). Probing costs two or three tests a type, so
+    # it waits for the third round (PROBE_ROUND): most deals are decided in the first two, in a
+    # few milliseconds at most.
     left = 0
     if f == S.frames and S.dead:
         S.dead = False
         left = gdead_test(&S.D, g, c.w, c.max_turns, &c.b)
     if (f == S.frames and left == 0 and not c.b.stop and S.probe
-            and (S.order != ORDER_TOPS or S.probe_first)):
+            and (S.round >= PROBE_ROUND or S.probe_first)):
         S.probe = False
         left = gdead_probe(&S.D, g, c.w, c.max_turns, &c.b)
     if left > 0:
@@ -419,6 +422,7 @@ cdef int run_rounds(GSearch *S) noexcept nogil:
     cdef int status, r = 0
     while True:
         S.order = ORDER_TOPS if r == 0 else ORDER_SHUFFLED
+        S.round = r
         S.salt = mix64(<uint64_t>r)
         round_limit(&c.b, user_limit, budget)
         status = search(S)
