@@ -17,6 +17,9 @@ import numpy as np
 from .errors import CoordinateError
 
 INT32_MAX = 2**31 - 1
+#: Node budgets above this are taken as this: the kernels count nodes in 64 bits, and no search
+#: comes near it.
+NODE_LIMIT_MAX = 2**62
 
 
 def integer(value: Any, name: str, *, low: Optional[int] = None, high: Optional[int] = None,
@@ -43,6 +46,11 @@ def integer(value: Any, name: str, *, low: Optional[int] = None, high: Optional[
 def optional_integer(value: Any, name: str, *, low: Optional[int] = None,
                      high: Optional[int] = None) -> Optional[int]:
     return None if value is None else integer(value, name, low=low, high=high)
+
+
+def node_budget(value: Any, name: str = "node_limit", *, low: int = 0) -> Optional[int]:
+    """A node budget: None (no limit) or a whole number >= low, capped at NODE_LIMIT_MAX."""
+    return None if value is None else min(integer(value, name, low=low), NODE_LIMIT_MAX)
 
 
 def seconds(value: Any, name: str, *, positive: bool = False) -> Optional[float]:

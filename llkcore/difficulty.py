@@ -30,7 +30,7 @@ from ._core import deal as _deal
 from ._core import playouts as _playouts
 from ._core.state import GridState
 from .board import Board, GridLike, board_for
-from .checks import choice, flag, integer, optional_integer
+from .checks import choice, flag, integer, node_budget
 from .coords import cells_of
 from .rules import Rules
 from .verdict import Verdict
@@ -110,7 +110,7 @@ def rate(board_or_grid: GridLike, *, rules: Optional[Rules] = None, playouts: in
     board = board_for(board_or_grid, rules)
     playouts = integer(playouts, "playouts", low=1, high=2**31 - 1)
     seed = integer(seed, "seed", low=0)
-    node_limit = optional_integer(node_limit, "node_limit", low=1)
+    node_limit = node_budget(node_limit, low=1)
     traps = flag(traps, "traps")
     rules = board.rules
     with board._writer:

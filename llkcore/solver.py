@@ -42,7 +42,7 @@ import numpy as np
 from ._core import memo as _memo
 from ._core import solve as _solve
 from .board import Board, GridLike, board_for
-from .checks import choice, integer, is_array, seconds
+from .checks import choice, integer, is_array, node_budget, seconds
 from .coords import Move, Point, moves_of
 from .errors import CoordinateError, IllegalMove
 from .rules import Rules, as_rules
@@ -95,8 +95,9 @@ class Solution:
 
 
 def _node_limit(value: Any) -> int:
-    """None -> -1 (no budget); else an int >= 0 (clamped to 2**62)."""
-    return -1 if value is None else min(integer(value, "node_limit", low=0), 2**62)
+    """None -> -1 (no budget); else an int >= 0 (clamped to NODE_LIMIT_MAX)."""
+    nodes = node_budget(value)
+    return -1 if nodes is None else nodes
 
 
 def _time_limit(value: Any) -> float:

@@ -146,6 +146,15 @@ def test_bad_difficulty_and_arguments_are_refused():
     assert_unchanged(board, before)
 
 
+@pytest.mark.parametrize("huge", [2**64 - 1, np.uint64(2**64 - 1), 10**30])
+def test_a_node_limit_beyond_any_search_is_no_limit_in_rate_as_in_solve(huge):
+    """Found by the fuzz suite: rate(node_limit=np.uint64(2**64 - 1)) reached the kernel and raised
+    OverflowError; node budgets are capped in one place (checks.node_budget) for both."""
+    board = llk.generate(4, 4, seed=1)
+    assert llk.rate(board, node_limit=huge, playouts=8) == llk.rate(board, node_limit=None, playouts=8)
+    assert llk.solve(board, node_limit=huge).nodes == llk.solve(board).nodes
+
+
 def test_an_impossible_band_is_a_deal_error(monkeypatch):
     monkeypatch.setattr(llk.deals, "DIFFICULTY_ATTEMPTS", 20)
     with pytest.raises(llk.DealError, match="no hard deal of 2x2.*rarely rate hard"):
