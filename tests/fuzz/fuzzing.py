@@ -182,7 +182,7 @@ class Fuzz:
         self.made += 1
         CALLS[entry] += 1
         self.recent.append((entry, args, kwargs))
-        _RUNNING[0], _RUNNING[1] = entry, time.monotonic()
+        _RUNNING[0], _RUNNING[1], _RUNNING[2] = entry, time.monotonic(), (entry, args, kwargs)
         try:
             return True, fn(*args, **kwargs)
         except Hostile as exc:
@@ -207,8 +207,8 @@ def _describe(call) -> str:
     return f"  {entry}({', '.join(words)})"
 
 
-#: The call being made (entry point, when it started), for the watchdog.
-_RUNNING: list = [None, None]
+#: The call being made (entry point, when it started, the call), for the watchdog.
+_RUNNING: list = [None, None, None]
 #: A single call running longer than this is a hang (solves always have a budget here).
 CALL_SECONDS = float(os.environ.get("LLKCORE_FUZZ_CALL_SECONDS", "60"))
 
@@ -227,14 +227,15 @@ def watchdog(config: Any = None):
     def bark(entry, seconds):
         if capture is not None:
             capture.suspend_global_capture(in_=False)
-        sys.stderr.write(f"\nfuzz watchdog: {entry} has run for {seconds:.0f} s: a hang\n")
+        sys.stderr.write(f"\nfuzz watchdog: {entry} has run for {seconds:.0f} s: a hang\n"
+                         f"{_describe(_RUNNING[2])}\n")
         sys.stderr.flush()
         faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
         os._exit(70)
 
     def watch():
         while not stop.wait(1.0):
-            entry, started = _RUNNING
+            entry, started, _ = _RUNNING
             if started is not None and time.monotonic() - started > CALL_SECONDS:
                 bark(entry, time.monotonic() - started)
 

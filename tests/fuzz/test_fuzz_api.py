@@ -398,7 +398,12 @@ def solver_rate(fz, pick, grid, good, rules):
     node_limit = pick.maybe(lambda: pick.one((1, 50, 500)), 0.1)
     if node_limit is None:
         node_limit = 500                # the careful game searches every position it meets
-    kwargs = dict(rules=rules, playouts=pick.maybe(lambda: pick.one((1, 4, 16)), 0.1),
+    playouts = pick.maybe(lambda: pick.one((1, 4, 16)), 0.1)
+    if type(playouts) in (int, np.int64, np.uint64, np.int32) and int(playouts) > 10_000:
+        # Junk that is a valid count (up to 2**31 - 1) asks for that many playouts: a long call
+        # by request, not a hang (seen: 536,870,914 playouts ran past the watchdog's minute).
+        playouts = 16
+    kwargs = dict(rules=rules, playouts=playouts,
                   seed=pick.maybe(lambda: pick.int(0, 2**64), 0.1), node_limit=node_limit,
                   traps=pick.flag())
     before = grid.grid.tobytes() if isinstance(grid, llk.Board) else None
