@@ -99,6 +99,18 @@ def test_each_step_draws_uniformly_among_the_removable_pairs(draws):
     assert chi2 < 16.3  # p = 0.001 for 3 degrees of freedom
 
 
+def test_a_crowded_position_draws_among_all_of_its_pairs():
+    """One row of 60 tiles of one type: every pair links over the ring, 1,770 of them, more than
+    the first listing has room for (8 a tile + 64 = 544; pairs.list_moves_grown counts them and
+    lists again). Listed in order, a listing cut at 544 holds only pairs with one of the first
+    ten tiles; drawn from all of them, a quarter of the first moves lie in the row's right half."""
+    board = llk.Board([[1] * 60])
+    firsts = first_moves(board, range(60), draws=0)
+    width = board._width
+    right_half = [m for m in firsts if min(p % width - 1 for p in m) >= 30]
+    assert right_half, firsts
+
+
 def test_a_stuck_position_and_an_empty_one():
     stuck = llk.Board([[1, 2], [2, 1]], rules=llk.Rules(border=False))
     removed, cleared = run(stuck, 5, keep_clear=True)

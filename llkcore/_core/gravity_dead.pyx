@@ -65,9 +65,9 @@ cdef bint gdead_init(GDead *D, const Grid *g, int up) noexcept nogil:
     D.xs = <int32_t *>llk_malloc((g.tiles + 1) * sizeof(int32_t))
     D.byh = <int32_t *>llk_calloc(g.rows + g.cols + 2, sizeof(int32_t))
     D.partner = <int32_t *>llk_malloc(HW * sizeof(int32_t))
-    if (D.partner == NULL or D.B.cells == NULL or D.B.rowbits == NULL or D.B.colbits == NULL or D.bottom == NULL
+    if (D.B.cells == NULL or D.B.rowbits == NULL or D.B.colbits == NULL or D.bottom == NULL
             or D.height == NULL or D.block == NULL or D.inx == NULL or D.xs == NULL
-            or D.byh == NULL):
+            or D.byh == NULL or D.partner == NULL):
         gdead_free(D)
         return False
     # Every board cell that is not a wall: the low end of its segment and its height above it,

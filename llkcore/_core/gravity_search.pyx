@@ -102,7 +102,7 @@ cdef struct GSearch:
     int64_t *keys           # sort keys of one position's moves
     int64_t nkeys
     int dead                # the dead test is still to run (on the root)
-    int probe               # probing of the pairings (gdead_probe) is still to run (on the root, second round)
+    int probe               # probing of the pairings (gdead_probe) is still to run (root, PROBE_ROUND)
     int probe_first         # (tests) ... right after the dead test, in the first round
     GDead D
 

@@ -128,12 +128,12 @@ cdef int64_t list_moves_grown(const Grid *g, PathWork *w, int max_turns, IVec *v
                               Budget *b) noexcept nogil:
     """list_moves into a growable vector: room for the usual case first (8 moves a tile); a
     crowded position that fills it is counted, given room and listed again."""
-    cdef int64_t room = min(pair_capacity(g), 8 * <int64_t>g.tiles + 64), k
+    cdef int64_t total = pair_capacity(g), room = min(total, 8 * <int64_t>g.tiles + 64), k
     if not ivec_reserve(v, base + 2 * room + 2):
         return -2
     k = list_moves(g, w, max_turns, v.data + base, room, b)
-    if k == room and room < pair_capacity(g):
-        k = list_moves(g, w, max_turns, NULL, pair_capacity(g), b)
+    if k == room and room < total:
+        k = list_moves(g, w, max_turns, NULL, total, b)
         if k < 0:
             return -1
         if not ivec_reserve(v, base + 2 * k + 2):

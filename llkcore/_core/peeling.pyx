@@ -163,22 +163,25 @@ cdef int peel_run(Pairing *E, bint restrict, bint mark, const int32_t *order, in
     return left
 
 
+cdef inline int order_slot(Pairing *E, int level) noexcept nogil:
+    """Where a decision level's peeling order is kept: E.wit + slot * E.witstride, E.witlen[slot]
+    long (one slot shared by every level above PROBE_MAX_TILES tiles)."""
+    return level if E.witlevels > 1 else 0
+
+
 cdef int peel_checked(Pairing *E, bint mark) noexcept nogil:
     """The node's own peeling: ``peel_run(E, False, mark)`` guided by its parent's order
     (replay); the order is kept for this level when it clears the board. The node is its parent
     with pairs committed and removed, so the replay runs free up to the first step a new
     commitment disallows (docs/architecture.md, "Replayed peelings")."""
     cdef int n = E.c.g.tiles, left, i
-    cdef int own = E.level if E.witlevels > 1 else 0
-    cdef int parent = own - 1 if own > 0 else 0
-    cdef int32_t *w
+    cdef int parent = order_slot(E, E.level - 1 if E.level > 0 else 0), own = order_slot(E, E.level)
+    cdef int32_t *w = E.wit + <int64_t>own * E.witstride
     if not E.replay:
         return peel_run(E, False, mark, NULL, 0)
-    w = E.wit + <int64_t>parent * E.witstride
-    left = peel_run(E, False, mark, w, E.witlen[parent])
+    left = peel_run(E, False, mark, E.wit + <int64_t>parent * E.witstride, E.witlen[parent])
     E.witlen[own] = 0
     if left == 0 and not E.c.b.stop:
-        w = E.wit + <int64_t>own * E.witstride
         for i in range(n):
             w[2 * i] = E.peel[2 * i]
             w[2 * i + 1] = E.peelp[i]
@@ -190,7 +193,7 @@ cdef int pairing_peel(Pairing *E) noexcept nogil:
     """``peel_run(E, False, False)`` (0 or not) for a pairing probing tries, after the node's own
     peeling cleared the board: guided by that order, free up to the first step of the probed
     type's tiles that the pairing disallows."""
-    cdef int own = E.level if E.witlevels > 1 else 0
+    cdef int own = order_slot(E, E.level)
     if not E.replay:
         return peel_run(E, False, False, NULL, 0)
     return peel_run(E, False, False, E.wit + <int64_t>own * E.witstride, E.witlen[own])

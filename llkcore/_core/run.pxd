@@ -47,8 +47,8 @@ cdef enum:
     OPT_NO_SAFE = 32       # gravity search: no safe clearing
     OPT_NO_SLEEP = 64      # gravity search: no sleep sets
     OPT_NO_DEAD = 128      # gravity search: no dead test at the root
+    OPT_NO_REPLAY = 256    # pairing search: every peeling from scratch (no replayed orders)
     OPT_NO_GPROBE = 512    # gravity search: no probing of pairings at the root
-    OPT_NO_REPLAY = 256    # pairing search: every peeling from scratch (no replayed orders, no kept closed sets)
 
 # Cheap steps (link tests up to two turns, tiles looked at) between two looks at the clock.
 cdef enum:

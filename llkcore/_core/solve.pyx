@@ -28,9 +28,10 @@ from .matching cimport run_matching
 from .memo import MEMO_ENTRIES
 from .pairing cimport run_pairing
 from .pairs cimport wants_floods
-from .run cimport (OPT_NO_CBJ, OPT_NO_DEAD, OPT_NO_GPROBE, OPT_NO_PEEL, OPT_NO_PROBE, OPT_NO_QUICK, OPT_NO_REPLAY, OPT_NO_SAFE,
-                   OPT_NO_SLEEP, OPT_PROBE_FIRST, ST_CANCELLED, ST_DEAD, ST_INTERRUPTED, ST_MEMORY, ST_NODES, ST_ODD,
-                   ST_SOLVED, ST_STUCK, ST_TIME, Ctx, budget_raise, budget_start, cut_short)
+from .run cimport (OPT_NO_CBJ, OPT_NO_DEAD, OPT_NO_GPROBE, OPT_NO_PEEL, OPT_NO_PROBE, OPT_NO_QUICK,
+                   OPT_NO_REPLAY, OPT_NO_SAFE, OPT_NO_SLEEP, OPT_PROBE_FIRST, ST_CANCELLED, ST_DEAD,
+                   ST_INTERRUPTED, ST_MEMORY, ST_NODES, ST_ODD, ST_SOLVED, ST_STUCK, ST_TIME, Ctx,
+                   budget_raise, budget_start, cut_short)
 from .state cimport GridState
 
 import numpy as np
