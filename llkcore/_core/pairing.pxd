@@ -54,6 +54,7 @@ cdef struct Pairing:
     uint8_t *inset          # HW: tiles taking part in a restricted peeling
     uint8_t *instuck        # HW: tiles of the closed set a peeling got stuck on
     uint8_t *tflag          # ntypes: scratch flags of the conflict analysis
+    uint8_t *pdead          # ntypes: bit k set when pairing k's last probe peeling was dead
     int cbj                 # conflict-directed backjumping on (off for very deep searches)
     int nopeel              # (tests) no relaxed peeling
     int replay              # peelings replay an earlier order (peel_checked, pairing_peel)

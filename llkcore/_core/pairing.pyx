@@ -366,25 +366,48 @@ cdef int probe_node(Pairing *E) noexcept nogil:
     A pairing forced here rests on every decision above this node, not only on its type's
     commitments: ``forced[level]`` records it, and ``close_forced`` widens any conflict that
     holds this level to every level above (docs/architecture.md, "Probing").
+
+    Only "none alive" and "exactly one alive" act, so a type stops at its second live pairing;
+    the pairings whose last peeling (at any node) was dead go last, since a dead peeling costs
+    about twice a live one and is not needed once two others live. The answers do not depend
+    on the order, so neither do node counts.
     """
     cdef Grid *g = E.c.g
-    cdef int t, k, i, alive, which, mark
+    cdef int t, k, i, j, alive, which, mark, x
     cdef int32_t q[4]
+    cdef int ks[3]
     cdef int result = PROBE_OPEN
     for t in range(g.ntypes):
         if E.ucount[t] != 4:
             continue
         gather_uncommitted(E, t)
+        # The four tiles in cell order, so that pairing k of a type stays the same pairing from
+        # node to node (its slot in g.pos moves as tiles come and go).
         for i in range(4):
-            q[i] = E.u[i]
+            x = E.u[i]
+            j = i
+            while j > 0 and q[j - 1] > x:
+                q[j] = q[j - 1]
+                j -= 1
+            q[j] = x
+        j = 0
+        for i in range(2):
+            for k in range(3):
+                if ((E.pdead[t] >> k) & 1) == i:
+                    ks[j] = k
+                    j += 1
         alive = 0
         which = -1
-        for k in range(3):
+        for i in range(3):
+            k = ks[i]
             mark = E.nev
             commit_pairing(E, q, k)
             if pairing_peel(E) == 0:
                 alive += 1
                 which = k
+                E.pdead[t] &= ~(1 << k)
+            else:
+                E.pdead[t] |= 1 << k
             undo_to(E, mark)
             if E.c.b.stop:
                 return PROBE_OPEN         # cut short: the peelings' answers are void
@@ -607,6 +630,7 @@ cdef int run_pairing(Ctx *c, int maxcount, int64_t memo_entries, uint64_t seed, 
     E.inset = <uint8_t *>llk_calloc(HW, 1)
     E.instuck = <uint8_t *>llk_calloc(HW, 1)
     E.tflag = <uint8_t *>llk_calloc(g.ntypes + 1, 1)
+    E.pdead = <uint8_t *>llk_calloc(g.ntypes + 1, 1)
     E.lvl = <int32_t *>llk_calloc(HW, sizeof(int32_t))
     E.tmax = <int32_t *>llk_calloc(g.ntypes + 1, sizeof(int32_t))
     E.conf = <uint64_t *>llk_calloc(E.nwords, sizeof(uint64_t))
@@ -616,7 +640,7 @@ cdef int run_pairing(Ctx *c, int maxcount, int64_t memo_entries, uint64_t seed, 
             or E.cpairs == NULL or E.ev == NULL or E.z == NULL or E.frames == NULL
             or E.u == NULL or E.deg == NULL or E.peel == NULL or E.peelp == NULL
             or E.wit == NULL or E.witlen == NULL or E.gone == NULL
-            or E.inset == NULL or E.instuck == NULL or E.tflag == NULL or E.conf == NULL
+            or E.inset == NULL or E.instuck == NULL or E.tflag == NULL or E.pdead == NULL or E.conf == NULL
             or E.cfpool == NULL or E.forced == NULL or E.lvl == NULL or E.tmax == NULL
             or not memo_init(&E.memo, memo_entries)):
         status = ST_MEMORY
@@ -659,6 +683,7 @@ cdef int run_pairing(Ctx *c, int maxcount, int64_t memo_entries, uint64_t seed, 
     llk_free(E.inset)
     llk_free(E.instuck)
     llk_free(E.tflag)
+    llk_free(E.pdead)
     llk_free(E.conf)
     llk_free(E.cfpool)
     llk_free(E.forced)

@@ -18,8 +18,9 @@ from .pairing cimport EV_COMMIT, EVW, Pairing, conf_clear, links
 from .run cimport still_time
 
 
-cdef int peel_partner(Pairing *E, int x, int t) noexcept nogil:
-    """An allowed partner (present or peeled) x links to through the tiles still present, or -1."""
+cdef int peel_partner(Pairing *E, int x, int t, int hint) noexcept nogil:
+    """An allowed partner (present or peeled) x links to through the tiles still present, or -1.
+    hint (or -1): an allowed partner to try first (a replay's: the one x linked to then)."""
     cdef Grid *g = E.c.g
     cdef int p = E.partner[x]
     cdef int k, m, base, end, q
@@ -35,11 +36,13 @@ cdef int peel_partner(Pairing *E, int x, int t) noexcept nogil:
         return -1
     if p >= 0:
         return p if links(E, x, p) else -1
+    if hint >= 0 and links(E, x, hint):
+        return hint
     base = g.offset[t]
     end = g.count[t] + E.peeled[t]    # live tiles, then the ones peeled in this run
     for k in range(end):
         m = g.pos[base + k]
-        if m != x and E.partner[m] < 0 and links(E, x, m):
+        if m != x and m != hint and E.partner[m] < 0 and links(E, x, m):
             return m
     return -1
 
@@ -72,12 +75,13 @@ cdef int replay(Pairing *E, const int32_t *order, int n) noexcept nogil:
 
     While every tile here is one that run peeled and no step has failed, each step's obstacles
     are a subset of those it had then, so a step whose partner is still a tile here and still
-    allowed needs no link test. Any other step is tested for real (any allowed partner); one
+    allowed needs no link test. Any other step is tested for real (that partner first when it
+    is still allowed, then any allowed one); one
     that fails leaves its tile, an obstacle the earlier run did not have, so every later step is
     tested too. Any deletion order reaches the same fixpoint, so the answers are peel_run's."""
     cdef Grid *g = E.c.g
     cdef int i, x, m, p, t, npeel = 0, here = 0
-    cdef bint exact
+    cdef bint exact, allowed
     for i in range(n):
         if g.tid[order[2 * i]] >= 0:
             here += 1
@@ -89,10 +93,11 @@ cdef int replay(Pairing *E, const int32_t *order, int n) noexcept nogil:
             continue                # removed since that run
         m = order[2 * i + 1]
         p = E.partner[x]
-        if not (exact and (g.tid[m] >= 0 or E.gone[m]) and (p == m or (p < 0 and E.partner[m] < 0))):
+        allowed = (g.tid[m] >= 0 or E.gone[m]) and (p == m or (p < 0 and E.partner[m] < 0))
+        if not (exact and allowed):
             if not still_time(&E.c.b):
                 break
-            m = peel_partner(E, x, t)
+            m = peel_partner(E, x, t, m if allowed else -1)
             if m < 0:
                 exact = False
                 continue
@@ -141,7 +146,7 @@ cdef int peel_run(Pairing *E, bint restrict, bint mark, const int32_t *order, in
                     changed = False
                     break
                 x = g.pos[g.offset[t] + i]
-                m = peel_partner(E, x, t)
+                m = peel_partner(E, x, t, -1)
                 if m >= 0:
                     # The last live tiles move into the slots of x (slot i) and m.
                     npeel = peel_pair(E, npeel, x, t, m)
