@@ -55,6 +55,7 @@ cdef struct Pairing:
     uint8_t *instuck        # HW: tiles of the closed set a peeling got stuck on
     uint8_t *tflag          # ntypes: scratch flags of the conflict analysis
     uint8_t *pdead          # ntypes: bit k set when pairing k's last probe peeling was dead
+    int32_t *porder         # ntypes: the order probing takes the types in
     int cbj                 # conflict-directed backjumping on (off for very deep searches)
     int nopeel              # (tests) no relaxed peeling
     int replay              # peelings replay an earlier order (peel_checked, pairing_peel)

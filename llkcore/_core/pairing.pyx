@@ -369,15 +369,19 @@ cdef int probe_node(Pairing *E) noexcept nogil:
 
     Only "none alive" and "exactly one alive" act, so a type stops at its second live pairing;
     the pairings whose last peeling (at any node) was dead go last, since a dead peeling costs
-    about twice a live one and is not needed once two others live. The answers do not depend
-    on the order, so neither do node counts.
+    about twice a live one and is not needed once two others live (the answers do not depend on
+    that order). The types go in the order ``porder``, where the type that last proved a node
+    dead stands first: most probed nodes die (about three in five on the 16 x 9 tail deals), the
+    next ones probed are mostly siblings, and they tend to die by the same type, so the pass
+    ends at its first type instead of halfway.
     """
     cdef Grid *g = E.c.g
     cdef int t, k, i, j, alive, which, mark, x
     cdef int32_t q[4]
     cdef int ks[3]
-    cdef int result = PROBE_OPEN
-    for t in range(g.ntypes):
+    cdef int result = PROBE_OPEN, n
+    for n in range(g.ntypes):
+        t = E.porder[n]
         if E.ucount[t] != 4:
             continue
         gather_uncommitted(E, t)
@@ -414,6 +418,11 @@ cdef int probe_node(Pairing *E) noexcept nogil:
             if alive > 1:
                 break
         if alive == 0:
+            # Move t to the front: the next nodes (siblings, mostly) often die by it too.
+            while n > 0:
+                E.porder[n] = E.porder[n - 1]
+                n -= 1
+            E.porder[0] = t
             return PROBE_DEAD
         if alive == 1:
             E.forced[E.level] = 1
@@ -631,6 +640,7 @@ cdef int run_pairing(Ctx *c, int maxcount, int64_t memo_entries, uint64_t seed, 
     E.instuck = <uint8_t *>llk_calloc(HW, 1)
     E.tflag = <uint8_t *>llk_calloc(g.ntypes + 1, 1)
     E.pdead = <uint8_t *>llk_calloc(g.ntypes + 1, 1)
+    E.porder = <int32_t *>llk_malloc((g.ntypes + 1) * sizeof(int32_t))
     E.lvl = <int32_t *>llk_calloc(HW, sizeof(int32_t))
     E.tmax = <int32_t *>llk_calloc(g.ntypes + 1, sizeof(int32_t))
     E.conf = <uint64_t *>llk_calloc(E.nwords, sizeof(uint64_t))
@@ -640,8 +650,9 @@ cdef int run_pairing(Ctx *c, int maxcount, int64_t memo_entries, uint64_t seed, 
             or E.cpairs == NULL or E.ev == NULL or E.z == NULL or E.frames == NULL
             or E.u == NULL or E.deg == NULL or E.peel == NULL or E.peelp == NULL
             or E.wit == NULL or E.witlen == NULL or E.gone == NULL
-            or E.inset == NULL or E.instuck == NULL or E.tflag == NULL or E.pdead == NULL or E.conf == NULL
-            or E.cfpool == NULL or E.forced == NULL or E.lvl == NULL or E.tmax == NULL
+            or E.inset == NULL or E.instuck == NULL or E.tflag == NULL or E.pdead == NULL
+            or E.porder == NULL or E.conf == NULL or E.cfpool == NULL or E.forced == NULL
+            or E.lvl == NULL or E.tmax == NULL
             or not memo_init(&E.memo, memo_entries)):
         status = ST_MEMORY
     else:
@@ -658,6 +669,7 @@ cdef int run_pairing(Ctx *c, int maxcount, int64_t memo_entries, uint64_t seed, 
                 E.k1 ^= E.z[2 * i + 1]
         for t in range(g.ntypes):
             E.ucount[t] = g.count[t]
+            E.porder[t] = t
         status = run_with_restarts(&E, options)
         if status == ST_SOLVED:
             exact_output(&E)
@@ -684,6 +696,7 @@ cdef int run_pairing(Ctx *c, int maxcount, int64_t memo_entries, uint64_t seed, 
     llk_free(E.instuck)
     llk_free(E.tflag)
     llk_free(E.pdead)
+    llk_free(E.porder)
     llk_free(E.conf)
     llk_free(E.cfpool)
     llk_free(E.forced)
