@@ -56,6 +56,8 @@ cdef struct Pairing:
     uint8_t *tflag          # ntypes: scratch flags of the conflict analysis
     uint8_t *pdead          # ntypes: bit k set when pairing k's last probe peeling was dead
     int32_t *porder         # ntypes: the order probing takes the types in
+    int64_t *plast          # ntypes: the probing pass that last tried the type
+    int64_t npass           # probing passes so far
     int cbj                 # conflict-directed backjumping on (off for very deep searches)
     int nopeel              # (tests) no relaxed peeling
     int replay              # peelings replay an earlier order (peel_checked, pairing_peel)

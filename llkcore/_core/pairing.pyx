@@ -49,6 +49,9 @@ cdef enum:
 # each a pass or more over the board; KShisen's largest game has 480 tiles).
 cdef enum:
     PROBE_MAX_TILES = 512
+    # Passes within which probe_node skips a type found with no dead pairing (measured on the 28
+    # slowest of 4,000 deals without gravity: 16 to 64 alike, CPU -29%, nodes +4%).
+    PROBE_RECENT = 32
 
 # What one pass of probe_node found.
 cdef enum:
@@ -373,17 +376,23 @@ cdef int probe_node(Pairing *E) noexcept nogil:
     that order). The types go in the order ``porder``, where the type that last proved a node
     dead stands first: most probed nodes die (about three in five on the 16 x 9 tail deals), the
     next ones probed are mostly siblings, and they tend to die by the same type, so the pass
-    ends at its first type instead of halfway.
+    ends at its first type instead of halfway. A type none of whose pairings was dead when last
+    tried, within the last PROBE_RECENT passes, is skipped: the passes that find nothing cost the
+    most, and such a type rarely turns (any subset of the probes is sound).
     """
     cdef Grid *g = E.c.g
     cdef int t, k, i, j, alive, which, mark, x
     cdef int32_t q[4]
     cdef int ks[3]
     cdef int result = PROBE_OPEN, n
+    E.npass += 1
     for n in range(g.ntypes):
         t = E.porder[n]
         if E.ucount[t] != 4:
             continue
+        if E.pdead[t] == 0 and E.npass - E.plast[t] <= PROBE_RECENT:
+            continue
+        E.plast[t] = E.npass
         gather_uncommitted(E, t)
         # The four tiles in cell order, so that pairing k of a type stays the same pairing from
         # node to node (its slot in g.pos moves as tiles come and go).
@@ -641,6 +650,7 @@ cdef int run_pairing(Ctx *c, int maxcount, int64_t memo_entries, uint64_t seed, 
     E.tflag = <uint8_t *>llk_calloc(g.ntypes + 1, 1)
     E.pdead = <uint8_t *>llk_calloc(g.ntypes + 1, 1)
     E.porder = <int32_t *>llk_malloc((g.ntypes + 1) * sizeof(int32_t))
+    E.plast = <int64_t *>llk_malloc((g.ntypes + 1) * sizeof(int64_t))
     E.lvl = <int32_t *>llk_calloc(HW, sizeof(int32_t))
     E.tmax = <int32_t *>llk_calloc(g.ntypes + 1, sizeof(int32_t))
     E.conf = <uint64_t *>llk_calloc(E.nwords, sizeof(uint64_t))
@@ -651,8 +661,8 @@ cdef int run_pairing(Ctx *c, int maxcount, int64_t memo_entries, uint64_t seed, 
             or E.u == NULL or E.deg == NULL or E.peel == NULL or E.peelp == NULL
             or E.wit == NULL or E.witlen == NULL or E.gone == NULL
             or E.inset == NULL or E.instuck == NULL or E.tflag == NULL or E.pdead == NULL
-            or E.porder == NULL or E.conf == NULL or E.cfpool == NULL or E.forced == NULL
-            or E.lvl == NULL or E.tmax == NULL
+            or E.porder == NULL or E.plast == NULL or E.conf == NULL or E.cfpool == NULL
+            or E.forced == NULL or E.lvl == NULL or E.tmax == NULL
             or not memo_init(&E.memo, memo_entries)):
         status = ST_MEMORY
     else:
@@ -670,6 +680,7 @@ cdef int run_pairing(Ctx *c, int maxcount, int64_t memo_entries, uint64_t seed, 
         for t in range(g.ntypes):
             E.ucount[t] = g.count[t]
             E.porder[t] = t
+            E.plast[t] = -PROBE_RECENT - 1
         status = run_with_restarts(&E, options)
         if status == ST_SOLVED:
             exact_output(&E)
@@ -697,6 +708,7 @@ cdef int run_pairing(Ctx *c, int maxcount, int64_t memo_entries, uint64_t seed, 
     llk_free(E.tflag)
     llk_free(E.pdead)
     llk_free(E.porder)
+    llk_free(E.plast)
     llk_free(E.conf)
     llk_free(E.cfpool)
     llk_free(E.forced)
