@@ -77,7 +77,8 @@ cdef int replay(Pairing *E, const int32_t *order, int n) noexcept nogil:
     are a subset of those it had then, so a step whose partner is still a tile here and still
     allowed needs no link test. Any other step is tested for real (that partner first when it
     is still allowed, then any allowed one); one that fails leaves its tile, an obstacle the
-    earlier run did not have, so every later step is tested too. Any deletion order reaches the same fixpoint, so the answers are peel_run's."""
+    earlier run did not have, so every later step is tested too. Any deletion order reaches the
+    same fixpoint, so the answers are peel_run's."""
     cdef Grid *g = E.c.g
     cdef int i, x, m, p, t, npeel = 0, here = 0
     cdef bint exact, allowed
