@@ -381,7 +381,7 @@ cdef int probe_node(Pairing *E) noexcept nogil:
     most, and such a type rarely turns (any subset of the probes is sound).
     """
     cdef Grid *g = E.c.g
-    cdef int t, k, i, j, alive, which, mark, x
+    cdef int t, k, i, j, alive, which, mark
     cdef int32_t q[4]
     cdef int ks[3]
     cdef int result = PROBE_OPEN, n
@@ -393,16 +393,11 @@ cdef int probe_node(Pairing *E) noexcept nogil:
         if E.pdead[t] == 0 and E.npass - E.plast[t] <= PROBE_RECENT:
             continue
         E.plast[t] = E.npass
+        # In cell order (gather_uncommitted sorts them), so pairing k of a type is the same
+        # pairing from node to node and its pdead bit means something.
         gather_uncommitted(E, t)
-        # The four tiles in cell order, so that pairing k of a type stays the same pairing from
-        # node to node (its slot in g.pos moves as tiles come and go).
         for i in range(4):
-            x = E.u[i]
-            j = i
-            while j > 0 and q[j - 1] > x:
-                q[j] = q[j - 1]
-                j -= 1
-            q[j] = x
+            q[i] = E.u[i]
         j = 0
         for i in range(2):
             for k in range(3):
