@@ -18,6 +18,7 @@ import llkref
 import pytest
 
 import llkcore as llk
+from llkcore._core import solve as _kernel
 
 SEEDS_18x8 = range(3)
 SEEDS_8x6 = range(3)
@@ -95,3 +96,37 @@ def test_exact_6x6_ref(benchmark, deals_6x6):
     _, grids = deals_6x6
     benchmark.group = "solve-exact-6x6"
     benchmark.pedantic(lambda: [llkref.solve_exhaustive(g) for g in grids], rounds=1, iterations=1)
+
+
+#: Two 16x9 deals without gravity (rows x cols) that probing decides only after thousands of
+#: nodes, both unsolvable: the tail the probing order was made for (docs/architecture.md,
+#: "Probing order").
+SEEDS_PROBE_TAIL = (560, 969)
+
+
+@pytest.fixture(scope="module")
+def deals_probe_tail():
+    return [llk.generate(16, 9, solvable=False, seed=s) for s in SEEDS_PROBE_TAIL]
+
+
+def _exact_kernel(boards, options):
+    """The exact search alone (solve_state, no time limit) on copies of the boards: statuses."""
+    return [_kernel.solve_state(b._state.copy(), 0, b.rules.max_turns, b.rules.gravity_code, -1,
+                                -1.0, 1 << 20, 0, options)[0] for b in boards]
+
+
+def _probe_order(benchmark, boards, options):
+    benchmark.group = "probe-order-16x9"
+    statuses = benchmark.pedantic(_exact_kernel, args=(boards, options), rounds=3, iterations=1)
+    assert [_kernel.STATUS_VERDICTS[st] for st in statuses] == [0] * len(boards), statuses
+
+
+def test_probe_order_16x9_core(benchmark, deals_probe_tail):
+    """probe-order-16x9: the search as it is, against the same build with probing in type order,
+    every pairing, no skips (``_baseline``: OPT_NO_PROBE_ORDER). The gate's ratio is what the
+    probing order saves on the tail, measured in one run."""
+    _probe_order(benchmark, deals_probe_tail, 0)
+
+
+def test_probe_order_16x9_baseline(benchmark, deals_probe_tail):
+    _probe_order(benchmark, deals_probe_tail, _kernel.TEST_OPTIONS["no_probe_order"])

@@ -26,9 +26,9 @@ from llkcore._core import solve as _kernel
 REF_NODE_LIMIT = 2000
 #: solve_state's test switches (run.pxd): the pairing search's prunings, and "exact" without its
 #: quick phases (root look, greedy tries).
-NO_CBJ, NO_PEEL, NO_PROBE, PROBE_FIRST, NO_QUICK, NO_REPLAY = (
+NO_CBJ, NO_PEEL, NO_PROBE, PROBE_FIRST, NO_QUICK, NO_REPLAY, NO_PROBE_ORDER = (
     _kernel.TEST_OPTIONS[k] for k in ("no_cbj", "no_peel", "no_probe", "probe_first", "no_quick",
-                                      "no_replay"))
+                                      "no_replay", "no_probe_order"))
 HEURISTICS = {"greedy-freedom": llkref.greedy_freedom, "greedy-mobility": llkref.greedy_mobility,
               "matching": llkref.matching}
 
@@ -107,8 +107,9 @@ def _kernel_status(board, options):
 @pytest.mark.parametrize("seed", range(12))
 def test_each_pruning_is_sound_on_its_own(seed):
     """Backjumping (NO_CBJ), probing (NO_PROBE) and the relaxed peeling (NO_PEEL, which takes the
-    probing with it) off, alone and together, and probing from the first node (PROBE_FIRST), give
-    the same verdict as the full search on seeded deals too big for the reference."""
+    probing with it) off, alone and together, and probing from the first node (PROBE_FIRST), with
+    and without its order and skips (NO_PROBE_ORDER), give the same verdict as the full search on
+    seeded deals too big for the reference."""
     rng = np.random.default_rng(seed)
     rows, cols = int(rng.integers(4, 9)), int(rng.integers(4, 9))
     copies = int(rng.choice([2, 4, 4, 6]))
@@ -120,7 +121,7 @@ def test_each_pruning_is_sound_on_its_own(seed):
                          rules=rules)
     results = {opt: _kernel_status(board, opt) for opt in (
         0, NO_CBJ, NO_PROBE, NO_PEEL, NO_CBJ | NO_PROBE, NO_CBJ | NO_PEEL, PROBE_FIRST,
-        PROBE_FIRST | NO_CBJ)}
+        PROBE_FIRST | NO_CBJ, PROBE_FIRST | NO_PROBE_ORDER, NO_PROBE_ORDER)}
     verdicts = {opt: status for opt, (status, _) in results.items()}
     assert set(verdicts.values()) <= {0, 1}, verdicts       # all decided within the budget
     assert len(set(verdicts.values())) == 1, (seed, verdicts)

@@ -64,6 +64,7 @@ cdef struct Pairing:
     int probe               # probing of each node's pairings (probe_node) on
     int probe_first         # (tests) ... from the first round of run_with_restarts on
     int probe_now           # ... in this round (not the first, unless probe_first)
+    int probe_order         # ... in the order porder / pdead, skipping quiet types (probe_node)
     uint8_t *forced         # per decision level: probing forced a pairing at that node
     int choice              # branching rule of choose() (CHOICE_*)
     int tries               # peelings the conflict analysis may spend on one dead state

@@ -30,8 +30,9 @@ from .gravity cimport put_pair, take_pair
 from .grid cimport GRAVITY_NONE, Grid, adjacent, empty_neighbours, sort_ints
 from .memo cimport memo_free, memo_has, memo_init, memo_put, mix64
 from .peeling cimport pairing_peel, peel_checked, peel_run, stuck_conflict
-from .run cimport (OPEN, OPT_NO_CBJ, OPT_NO_PEEL, OPT_NO_PROBE, OPT_NO_REPLAY, OPT_PROBE_FIRST, ST_DEAD,
-                  ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record, round_limit, spend, still_time)
+from .run cimport (OPEN, OPT_NO_CBJ, OPT_NO_PEEL, OPT_NO_PROBE, OPT_NO_PROBE_ORDER, OPT_NO_REPLAY,
+                  OPT_PROBE_FIRST, ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record,
+                  round_limit, spend, still_time)
 
 # Branching rules of choose(), and the first round's budget of run_with_restarts.
 cdef enum:
@@ -378,10 +379,11 @@ cdef int probe_node(Pairing *E) noexcept nogil:
     next ones probed are mostly siblings, and they tend to die by the same type, so the pass
     ends at its first type instead of halfway. A type none of whose pairings was dead when last
     tried, within the last PROBE_RECENT passes, is skipped: the passes that find nothing cost the
-    most, and such a type rarely turns (any subset of the probes is sound).
+    most, and such a type rarely turns (any subset of the probes is sound). OPT_NO_PROBE_ORDER
+    (tests, the benchmark's baseline) probes every type in index order, pairings 0, 1, 2.
     """
     cdef Grid *g = E.c.g
-    cdef int t, k, i, j, alive, which, mark
+    cdef int t, k, i, j, alive, which, mark, dead
     cdef int32_t q[4]
     cdef int ks[3]
     cdef int result = PROBE_OPEN, n
@@ -390,7 +392,7 @@ cdef int probe_node(Pairing *E) noexcept nogil:
         t = E.porder[n]
         if E.ucount[t] != 4:
             continue
-        if E.pdead[t] == 0 and E.npass - E.plast[t] <= PROBE_RECENT:
+        if E.probe_order and E.pdead[t] == 0 and E.npass - E.plast[t] <= PROBE_RECENT:
             continue
         E.plast[t] = E.npass
         # In cell order (gather_uncommitted sorts them), so pairing k of a type is the same
@@ -398,10 +400,12 @@ cdef int probe_node(Pairing *E) noexcept nogil:
         gather_uncommitted(E, t)
         for i in range(4):
             q[i] = E.u[i]
+        # Pairings last seen alive first, then those last seen dead.
+        dead = E.pdead[t] if E.probe_order else 0
         j = 0
         for i in range(2):
             for k in range(3):
-                if ((E.pdead[t] >> k) & 1) == i:
+                if ((dead >> k) & 1) == i:
                     ks[j] = k
                     j += 1
         alive = 0
@@ -422,11 +426,12 @@ cdef int probe_node(Pairing *E) noexcept nogil:
             if alive > 1:
                 break
         if alive == 0:
-            # Move t to the front: the next nodes (siblings, mostly) often die by it too.
-            while n > 0:
-                E.porder[n] = E.porder[n - 1]
-                n -= 1
-            E.porder[0] = t
+            if E.probe_order:
+                # Move t to the front: the next nodes (siblings, mostly) often die by it too.
+                while n > 0:
+                    E.porder[n] = E.porder[n - 1]
+                    n -= 1
+                E.porder[0] = t
             return PROBE_DEAD
         if alive == 1:
             E.forced[E.level] = 1
@@ -618,6 +623,7 @@ cdef int run_pairing(Ctx *c, int maxcount, int64_t memo_entries, uint64_t seed, 
     E.probe = not E.nopeel and not (options & OPT_NO_PROBE)
     E.probe_first = (options & OPT_PROBE_FIRST) != 0
     E.replay = not (options & OPT_NO_REPLAY)
+    E.probe_order = not (options & OPT_NO_PROBE_ORDER)
     E.tries = CONFLICT_TRIES
     E.nwords = (tiles // 2 + 2) // 64 + 1 if E.cbj else 1
     E.partner = <int32_t *>llk_malloc(HW * sizeof(int32_t))

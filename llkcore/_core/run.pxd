@@ -49,6 +49,7 @@ cdef enum:
     OPT_NO_DEAD = 128      # gravity search: no dead test at the root
     OPT_NO_REPLAY = 256    # pairing search: every peeling from scratch (no replayed orders)
     OPT_NO_GPROBE = 512    # gravity search: no probing of pairings at the root
+    OPT_NO_PROBE_ORDER = 1024  # pairing search: probing in type order, pairings 0..2, no skips
 
 # Cheap steps (link tests up to two turns, tiles looked at) between two looks at the clock.
 cdef enum:
