@@ -20,13 +20,13 @@ the first removal of such a clearing is the only move tried. Sound: clearing t m
 tile (they all lie below t's tiles), so any solution, with t's removals dropped, still plays on
 the cleared position (same cells for every other tile, fewer obstacles).
 
-Sleep sets (OPT_NO_SLEEP off). Two removals that share no line commute: neither moves the other's
-tiles, each stays legal after the other (occupancy shrinks) and both orders give the same tiles.
-After a move m has been searched from a position, a sibling m' independent of m hands m on to
-its child as asleep, and so on down while the moves made stay independent of it; asleep moves
-are not tried. Invariant: for every asleep move m of position s, s.m is dead (it is reached from
-a position already proved dead), so a position whose awake moves all fail is dead and may be
-stored in the table.
+Sleep sets (OPT_NO_SLEEP off). After a move m has been searched from a position, a sibling m'
+hands m on to its child as asleep if m' was still a move after m (m's removal moves neither of
+its tiles: they are other tiles, and neither lies above a tile of m on its line), and so on down
+while the moves made stay moves after m; an asleep move is carried at its tiles' current cells.
+Both orders leave the same tiles, so s.m'.m is s.m.m', a child of the dead s.m. Invariant: for
+every asleep move m of position s, s.m is dead, so a position whose awake moves all fail is dead
+and may be stored in the table.
 
 Dead test at the root (OPT_NO_DEAD off). The relaxed peeling with sinking tiles
 (gravity_dead.pyx) proves most random big deals dead at once; it runs on the root only, where
@@ -50,7 +50,7 @@ from .gravity_dead cimport GDead, gdead_free, gdead_init, gdead_probe, gdead_tes
 from .gravity cimport put_pair, slide_room, take_pair
 from .grid cimport GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_UP, Grid, empty_neighbours
 from .link cimport link_cells
-from .memo cimport Memo, memo_free, memo_has, memo_init, memo_put, mix64
+from .memo cimport Memo, memo_free, memo_has, memo_init, memo_prefetch, memo_put, mix64
 from .pairs cimport list_moves_grown
 from .run cimport (OPEN, OPT_NO_DEAD, OPT_NO_GPROBE, OPT_NO_SAFE, OPT_NO_SLEEP, OPT_PROBE_FIRST,
                   ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record, round_limit, spend,
@@ -74,6 +74,7 @@ cdef struct GFrame:
     int next
     int64_t sleep_base      # its asleep moves: sleep[sleep_base : sleep_base + 2 * nsleep]
     int nsleep
+    uint64_t sleep_bits     # sleep_bit of each asleep move, or-ed: most awake moves miss it
     uint64_t k0, k1         # the position's key
     int t                   # type of the pair removed from here (to put it back)
     int ngm                 # gravity moves of that removal: gm[gm_base : gm_base + 2 * ngm]
@@ -84,6 +85,8 @@ cdef struct GSearch:
     Ctx *c
     uint64_t *z             # 2 * H * W: Zobrist words of each cell
     uint64_t *tv            # ntypes: Zobrist word of each type
+    int32_t *line           # H * W: the line gravity moves each cell's tile along (its column
+                            # for down / up, else its row)
     uint64_t k0, k1         # key of the current position
     int up                  # offset of one cell against gravity
     int by_column           # gravity moves tiles along columns (down / up), else along rows
@@ -113,17 +116,26 @@ cdef inline void hash_tile(GSearch *S, int p, int t) noexcept nogil:
     S.k1 ^= mix64(S.z[2 * p + 1] + S.tv[t])
 
 
-cdef inline int line_of(GSearch *S, int p) noexcept nogil:
-    """The line gravity moves p's tile along: its column (down / up) or its row."""
-    if S.by_column:
-        return p % S.c.g.W
-    return p // S.c.g.W
+cdef inline bint above(GSearch *S, int q, int lq, int p, int lp) noexcept nogil:
+    """q (on line lq) lies against gravity from p (on line lp) on one line: removing p's tile
+    may move q's."""
+    return lq == lp and (q - p) * S.up > 0
 
 
-cdef inline bint independent(GSearch *S, int a, int b, int x, int y) noexcept nogil:
-    """Removals (a, b) and (x, y) share no line, so neither moves the other's tiles."""
-    cdef int la = line_of(S, a), lb = line_of(S, b), lx = line_of(S, x), ly = line_of(S, y)
-    return la != lx and la != ly and lb != lx and lb != ly
+cdef inline uint64_t sleep_bit(int a, int b) noexcept nogil:
+    """The bit of move (a, b) in a sleep set's 64-bit filter (``GFrame.sleep_bits``)."""
+    cdef uint64_t h = (<uint64_t>a << 32) | <uint64_t>b
+    h *= <uint64_t>0x9E3779B97F4A7C15
+    return (<uint64_t>1) << (h >> 58)
+
+
+cdef inline int moved_to(const int32_t *gm, int ngm, int p) noexcept nogil:
+    """Where the tile at p is after a removal whose gravity moves are gm (ngm of them)."""
+    cdef int i
+    for i in range(ngm):
+        if gm[2 * i] == p:
+            return gm[2 * i + 1]
+    return p
 
 
 cdef inline int make_move(GSearch *S, int a, int b, int32_t *moves) noexcept nogil:
@@ -215,6 +227,8 @@ cdef bint safe_move(GSearch *S, int *pa, int *pb) noexcept nogil:
 cdef inline bint asleep(GSearch *S, GFrame *f, int a, int b) noexcept nogil:
     cdef int i
     cdef const int32_t *z = S.asleep_moves.data + f.sleep_base
+    if not (f.sleep_bits & sleep_bit(a, b)):
+        return False
     for i in range(f.nsleep):
         if z[2 * i] == a and z[2 * i + 1] == b:
             return True
@@ -310,19 +324,29 @@ cdef int enter(GSearch *S, GFrame *f) noexcept nogil:
     return OPEN
 
 
-cdef bint child_sleep(GSearch *S, GFrame *f, GFrame *child, int a, int b) noexcept nogil:
-    """The sleep set of f's child by (a, b) (f.next already counts it): f's asleep moves and the
-    moves f tried before, those independent of (a, b). False when out of memory."""
-    cdef int64_t i, n = 0
-    cdef int x, y
-    cdef const int32_t *src
-    cdef int32_t *dst
+cdef inline bint sleep_room(GSearch *S, GFrame *f, GFrame *child) noexcept nogil:
+    """Room for the sleep set of f's child (f.next already counts its move); False when out of
+    memory."""
     child.sleep_base = f.sleep_base + 2 * f.nsleep
     child.nsleep = 0
+    child.sleep_bits = 0
+    return not S.sleep or ivec_reserve(&S.asleep_moves,
+                                       child.sleep_base + 2 * (f.nsleep + f.next) + 2)
+
+
+cdef void child_sleep(GSearch *S, GFrame *f, GFrame *child, int a, int b) noexcept nogil:
+    """The sleep set of f's child by (a, b), made just now (f's gravity moves are the top of
+    S.gm): f's asleep moves and the moves f tried before, those (x, y) whose removal would have
+    left a's and b's tiles where they are (other tiles, neither above x or y on its line), so
+    that (a, b) is still a move after (x, y); at the cells their tiles have now."""
+    cdef int64_t i, n = 0
+    cdef int x, y, lx, ly, la = S.line[a], lb = S.line[b]
+    cdef const int32_t *src
+    cdef const int32_t *gm = S.gm.data + f.gm_base
+    cdef int32_t *dst
+    cdef uint64_t bits = 0
     if not S.sleep:
-        return True
-    if not ivec_reserve(&S.asleep_moves, child.sleep_base + 2 * (f.nsleep + f.next) + 2):
-        return False
+        return
     dst = S.asleep_moves.data + child.sleep_base
     for i in range(f.nsleep + f.next - 1):
         if i < f.nsleep:
@@ -331,12 +355,26 @@ cdef bint child_sleep(GSearch *S, GFrame *f, GFrame *child, int a, int b) noexce
             src = S.cand.data + f.cand_base + 2 * (i - f.nsleep)
         x = src[0]
         y = src[1]
-        if independent(S, a, b, x, y):
-            dst[2 * n] = x
-            dst[2 * n + 1] = y
-            n += 1
+        if x == a or x == b or y == a or y == b:
+            continue
+        lx = S.line[x]
+        ly = S.line[y]
+        if (above(S, a, la, x, lx) or above(S, a, la, y, ly) or above(S, b, lb, x, lx)
+                or above(S, b, lb, y, ly)):
+            continue
+        # A tile above a or b slid down with the removal.
+        if above(S, x, lx, a, la) or above(S, x, lx, b, lb):
+            x = moved_to(gm, f.ngm, x)
+        if above(S, y, ly, a, la) or above(S, y, ly, b, lb):
+            y = moved_to(gm, f.ngm, y)
+        if x > y:
+            x, y = y, x
+        dst[2 * n] = x
+        dst[2 * n + 1] = y
+        bits |= sleep_bit(x, y)
+        n += 1
     child.nsleep = <int>n
-    return True
+    child.sleep_bits = bits
 
 
 cdef inline void take_back(GSearch *S, GFrame *f) noexcept nogil:
@@ -361,6 +399,7 @@ cdef int search(GSearch *S) noexcept nogil:
     S.frames[0].cand_base = 0
     S.frames[0].sleep_base = 0
     S.frames[0].nsleep = 0
+    S.frames[0].sleep_bits = 0
     r = enter(S, &S.frames[0])
     if r != OPEN:
         return r                  # solved with no move, dead at once, or out of budget
@@ -376,7 +415,7 @@ cdef int search(GSearch *S) noexcept nogil:
             b = S.cand.data[f.cand_base + 2 * f.next + 1]
             f.next += 1
             child = &S.frames[depth + 1]
-            if not child_sleep(S, f, child, a, b):
+            if not sleep_room(S, f, child):
                 c.b.stop = ST_MEMORY
                 r = ST_MEMORY
                 f.next -= 1
@@ -386,6 +425,9 @@ cdef int search(GSearch *S) noexcept nogil:
             f.t = g.tid[a]
             f.ngm = make_move(S, a, b, S.gm.data + S.gm.n)
             S.gm.n += 2 * f.ngm
+            # The child's lookup in the table is a cache miss; start it before the sleep set.
+            memo_prefetch(&S.memo, S.k0)
+            child_sleep(S, f, child, a, b)
             child.cand_base = f.cand_base + 2 * f.ncand
             r = enter(S, child)
             if r == OPEN:
@@ -454,12 +496,15 @@ cdef int run_gravity_search(Ctx *c, int64_t memo_entries, uint64_t seed, int opt
     S.room = slide_room(g)
     S.z = <uint64_t *>llk_malloc(2 * <size_t>HW * sizeof(uint64_t))
     S.tv = <uint64_t *>llk_malloc((g.ntypes + 1) * sizeof(uint64_t))
+    S.line = <int32_t *>llk_malloc(<size_t>HW * sizeof(int32_t))
     S.trial = <int32_t *>llk_malloc((SAFE_MAX // 2) * S.room * sizeof(int32_t))
     S.frames = <GFrame *>llk_malloc((g.tiles // 2 + 2) * sizeof(GFrame))
-    if (S.z == NULL or S.tv == NULL or S.trial == NULL or S.frames == NULL
+    if (S.z == NULL or S.tv == NULL or S.line == NULL or S.trial == NULL or S.frames == NULL
             or not memo_init(&S.memo, memo_entries) or (S.dead and not gdead_init(&S.D, g, S.up))):
         status = ST_MEMORY
     else:
+        for i in range(HW):
+            S.line[i] = i % g.W if S.by_column else i // g.W
         for t in range(g.ntypes):
             S.tv[t] = mix64(<uint64_t>t * <uint64_t>0x9E3779B97F4A7C15 + 1)
         # The root's key in cell order: by type (g.pos) it read S.z at random, a cache miss per
@@ -474,6 +519,7 @@ cdef int run_gravity_search(Ctx *c, int64_t memo_entries, uint64_t seed, int opt
         status = ST_MEMORY
     llk_free(S.z)
     llk_free(S.tv)
+    llk_free(S.line)
     llk_free(S.trial)
     llk_free(S.frames)
     memo_free(&S.memo)

@@ -23,7 +23,7 @@ Directions: 0 up, 1 down, 2 left, 3 right; ``d ^ 1`` is the opposite direction.
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 
 # Portable pieces of C the kernels need: bit scans, a relaxed atomic load (another thread's
-# cancel flag) and a monotonic clock, for GCC, Clang and MSVC alike.
+# cancel flag), a monotonic clock and a prefetch hint, for GCC, Clang and MSVC alike.
 cdef extern from *:
     """
     #if defined(_MSC_VER) && !defined(__clang__)
@@ -38,6 +38,7 @@ cdef extern from *:
           LARGE_INTEGER f, t;
           QueryPerformanceFrequency(&f); QueryPerformanceCounter(&t);
           return (double)t.QuadPart / (double)f.QuadPart; }
+      static inline void llk_prefetch(const void *p) { (void)p; }
     #else
       #include <time.h>
       static inline int llk_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
@@ -46,6 +47,7 @@ cdef extern from *:
       static inline double llk_now(void) {
           struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts);
           return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9; }
+      static inline void llk_prefetch(const void *p) { __builtin_prefetch(p); }
     #endif
     """
     # Index of the lowest / count of leading zeros above the highest set bit; x != 0.
@@ -55,6 +57,8 @@ cdef extern from *:
     int llk_load_flag(const int *p) noexcept nogil
     # Seconds of a monotonic clock.
     double llk_now() noexcept nogil
+    # Start loading p's cache line (a hint; nothing on MSVC).
+    void llk_prefetch(const void *p) noexcept nogil
 
 # Gravity codes shared by the facade and the kernels (the facade reads them from state.pyx).
 cdef enum:

@@ -2,6 +2,8 @@
 """Hashing and the table of dead states the exact searches keep (memo.pyx)."""
 from libc.stdint cimport int64_t, uint64_t
 
+from .grid cimport llk_prefetch
+
 
 cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
     """splitmix64's finaliser: a bijective scramble of 64 bits."""
@@ -24,6 +26,12 @@ cdef struct Memo:
 cdef bint memo_init(Memo *m, int64_t max_entries) noexcept nogil
 cdef void memo_put(Memo *m, uint64_t k0, uint64_t k1) noexcept nogil
 cdef void memo_free(Memo *m) noexcept nogil
+
+
+cdef inline void memo_prefetch(const Memo *m, uint64_t k0) noexcept nogil:
+    """Start loading k0's bucket: a lookup soon after then finds it in the cache (the table is
+    far bigger than the cache, so a lookup is otherwise a miss)."""
+    llk_prefetch(m.keys + 4 * (k0 & <uint64_t>(m.nbuckets - 1)))
 
 
 cdef inline bint memo_has(const Memo *m, uint64_t k0, uint64_t k1) noexcept nogil:
