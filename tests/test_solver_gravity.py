@@ -26,11 +26,12 @@ from test_solver import REF_NODE_LIMIT, assert_certificate, even_counts
 DIRECTIONS = ("down", "up", "left", "right")
 #: solve_state's test switches (run.pxd): the gravity search's prunings, and "exact" without its
 #: quick phases.
-OPT_NO_SAFE, OPT_NO_SLEEP, OPT_NO_DEAD, OPT_NO_GPROBE, OPT_NO_QUICK, OPT_PROBE_FIRST = (
-    _kernel.TEST_OPTIONS[k] for k in ("no_safe", "no_sleep", "no_dead", "no_gprobe", "no_quick",
-                                      "probe_first"))
+(OPT_NO_SAFE, OPT_NO_SLEEP, OPT_NO_DEAD, OPT_NO_GPROBE, OPT_NO_QUICK, OPT_PROBE_FIRST,
+ OPT_NO_DEAD_BELOW) = (_kernel.TEST_OPTIONS[k] for k in ("no_safe", "no_sleep", "no_dead",
+                                                         "no_gprobe", "no_quick", "probe_first",
+                                                         "no_dead_below"))
 PRUNING_OFF = (0, OPT_NO_SAFE, OPT_NO_SLEEP, OPT_NO_DEAD, OPT_NO_GPROBE, OPT_PROBE_FIRST,
-               OPT_NO_SAFE | OPT_NO_SLEEP | OPT_NO_DEAD)
+               OPT_NO_DEAD_BELOW, OPT_NO_SAFE | OPT_NO_SLEEP | OPT_NO_DEAD)
 #: A quarter turn clockwise (np.rot90(grid, -1)) takes "down" to "left", and so on.
 TURNED = {"down": "left", "left": "up", "up": "right", "right": "down"}
 
@@ -131,9 +132,9 @@ def test_a_turned_board_with_turned_gravity_gets_the_same_verdict(seed):
 
 @pytest.mark.parametrize("seed", range(12))
 def test_each_pruning_is_sound_on_its_own(seed):
-    """Safe clearing (32 off), sleep sets (64 off) and the root's dead test (128 off), alone and
-    together, with and without the quick phases, give the full search's verdict on seeded deals
-    too big for the reference."""
+    """Safe clearing (32 off), sleep sets (64 off), the root's dead test (128 off) and the dead
+    test on demand (2048 off), alone and together, with and without the quick phases, give the
+    full search's verdict on seeded deals too big for the reference."""
     rng = np.random.default_rng(100 + seed)
     rows, cols = int(rng.integers(5, 9)), int(rng.integers(5, 9))
     copies = int(rng.choice([2, 4, 4, 6]))
@@ -176,6 +177,20 @@ def test_deep_stacks_built_solvable_are_solved(seed):
         status, moves, _ = kernel_solve(board, options | OPT_NO_DEAD | OPT_NO_QUICK)
         assert status == 1, (seed, options, status)
         assert llk.verify(board, moves)
+
+
+def test_the_dead_test_on_demand_decides_big_deals_sooner():
+    """24x12 with gravity (rows x cols): seeds 26 and 18 are proved unsolvable within 400,000
+    nodes with the dead test on demand below the root; without it seed 26 takes more nodes and
+    seed 18 is still open (node counts are deterministic). Where both decide, they agree."""
+    rules = llk.Rules(gravity="down")
+    for seed in (26, 18):
+        board = llk.generate(12, 24, solvable=False, seed=seed, rules=rules)
+        on = kernel_solve(board, 0, node_limit=400_000)
+        off = kernel_solve(board, OPT_NO_DEAD_BELOW, node_limit=400_000)
+        assert on[0] == 0, (seed, on)
+        assert off[0] in (0, 2) and off[2] > on[2], (seed, on, off)
+    assert off[0] == 2
 
 
 def test_the_prunings_save_work():

@@ -33,3 +33,5 @@ cdef int gdead_test(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget 
 # Probing the pairings of every type of four tiles under that test: > 0 when some type has all
 # three dead (the position is dead), else 0 with the forced pairings left in D.partner.
 cdef int gdead_probe(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget *b) noexcept nogil
+# Forget the partners probing fixed (any tile of g may again be removed with any of its type).
+cdef void gdead_unpair(GDead *D, const Grid *g) noexcept nogil

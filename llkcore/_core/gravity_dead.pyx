@@ -251,6 +251,15 @@ cdef inline void pair_up(GDead *D, const int32_t *q, int k, bint on) noexcept no
     D.partner[b] = a if on else -1
 
 
+cdef void gdead_unpair(GDead *D, const Grid *g) noexcept nogil:
+    """Forget the partners probing fixed: D.partner is by cell, and once tiles move its cells
+    hold other tiles."""
+    cdef int t, i
+    for t in range(g.ntypes):
+        for i in range(g.count[t]):
+            D.partner[g.pos[g.offset[t] + i]] = -1
+
+
 cdef int gdead_probe(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget *b) noexcept nogil:
     """Probing: every solution removes each type's tiles in some pairing, and the peeling with
     the partners fixed is still a sound dead test for the solutions with that pairing (the first

@@ -29,10 +29,18 @@ every asleep move m of position s, s.m is dead, so a position whose awake moves 
 and may be stored in the table.
 
 Dead test at the root (OPT_NO_DEAD off). The relaxed peeling with sinking tiles
-(gravity_dead.pyx) proves most random big deals dead at once; it runs on the root only, where
-it is cheap next to what it saves (deeper nodes are mostly alive, and measured it costs more
-than it cuts). At the root of the third round, probing (OPT_NO_GPROBE off) runs it again under
-each pairing of every type of four tiles: all three pairings of a type dead, the root is dead.
+(gravity_dead.pyx) proves most random big deals dead at once. At the root of the third round,
+probing (OPT_NO_GPROBE off) runs it again under each pairing of every type of four tiles: all
+three pairings of a type dead, the root is dead. (The pairings probing fixes name the root's
+cells, so they are forgotten after it.)
+
+Dead test on demand (OPT_NO_DEAD_BELOW off; needs the dead test on). Run at every node the test
+costs more than it cuts, so it runs on a position only once its subtree has taken more than a
+threshold of nodes (each position once a round): DEAD_AFTER times (tests made + 1) / (tests
+that proved dead + 1), so a search where it keeps failing (deep stacks, where every tile can
+sink far) tests ever more rarely, and one where it works (big boards) keeps testing. A position
+it proves dead is stored as dead like any other. Big deals with gravity: 24x12, 40 deals at
+3 s, 31 -> 33 proved, the rest open.
 
 Move order and restarts. The search runs in rounds with a node budget that starts at ROUND_BASE
 and doubles every two rounds; the table of dead positions is kept throughout. The first round
@@ -46,14 +54,14 @@ from libc.stdlib cimport qsort
 from libc.string cimport memset
 
 from .alloc cimport IVec, grow, ivec_reserve, llk_free, llk_malloc
-from .gravity_dead cimport GDead, gdead_free, gdead_init, gdead_probe, gdead_test
+from .gravity_dead cimport GDead, gdead_free, gdead_init, gdead_probe, gdead_test, gdead_unpair
 from .gravity cimport put_pair, slide_room, take_pair
 from .grid cimport GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_UP, Grid, empty_neighbours
 from .link cimport link_cells
 from .memo cimport Memo, memo_free, memo_has, memo_init, memo_prefetch, memo_put, mix64
 from .pairs cimport list_moves_grown
-from .run cimport (OPEN, OPT_NO_DEAD, OPT_NO_GPROBE, OPT_NO_SAFE, OPT_NO_SLEEP, OPT_PROBE_FIRST,
-                  ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record, round_limit, spend,
+from .run cimport (OPEN, OPT_NO_DEAD, OPT_NO_DEAD_BELOW, OPT_NO_GPROBE, OPT_NO_SAFE, OPT_NO_SLEEP,
+                  OPT_PROBE_FIRST, ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record, round_limit, spend,
                   still_time)
 
 # Largest type count the safe-clear rule looks at (its clearing search has SAFE_MAX / 2 levels).
@@ -67,6 +75,11 @@ cdef enum:
     ROUND_BASE = 1000
     PROBE_ROUND = 2
 
+# Nodes a position's subtree must have taken before the dead test runs on it (once a round):
+# DEAD_AFTER times (tests made + 1) / (tests that proved their position dead + 1).
+cdef enum:
+    DEAD_AFTER = 500
+
 
 cdef struct GFrame:
     int64_t cand_base       # the position's moves: cand[cand_base : cand_base + 2 * ncand]
@@ -79,6 +92,8 @@ cdef struct GFrame:
     int t                   # type of the pair removed from here (to put it back)
     int ngm                 # gravity moves of that removal: gm[gm_base : gm_base + 2 * ngm]
     int64_t gm_base
+    int64_t entered         # the budget's node count when the position was entered
+    bint tested             # the dead test ran on it (on demand: DEAD_AFTER)
 
 
 cdef struct GSearch:
@@ -107,6 +122,10 @@ cdef struct GSearch:
     int dead                # the dead test is still to run (on the root)
     int probe               # probing of the pairings (gdead_probe) is still to run (root, PROBE_ROUND)
     int probe_first         # (tests) ... right after the dead test, in the first round
+    int dead_below          # the dead test on demand below the root (DEAD_AFTER)
+    int64_t dead_after      # the dead test on demand: subtree size that triggers it now
+    int64_t dead_tests      # ... tests made, and those that proved their position dead
+    int64_t dead_hits
     GDead D
 
 
@@ -266,8 +285,11 @@ cdef int enter(GSearch *S, GFrame *f) noexcept nogil:
     if memo_has(&S.memo, f.k0, f.k1):
         return ST_DEAD
     f.next = 0
-    # The dead test on the root only: deeper, it costs more than the subtrees it cuts
-    # (docs/architecture.md, "The gravity search"). Probing costs two or three tests a type, so
+    f.entered = c.b.nodes
+    f.tested = False
+    # The dead test on the root here; deeper, run at every node it costs more than the subtrees
+    # it cuts, so it runs there on demand (search; docs/architecture.md, "The gravity search").
+    # Probing costs two or three tests a type, so
     # it waits for the third round (PROBE_ROUND): most deals are decided in the first two, in a
     # few milliseconds at most.
     left = 0
@@ -278,6 +300,7 @@ cdef int enter(GSearch *S, GFrame *f) noexcept nogil:
             and (S.round >= PROBE_ROUND or S.probe_first)):
         S.probe = False
         left = gdead_probe(&S.D, g, c.w, c.max_turns, &c.b)
+        gdead_unpair(&S.D, g)     # the pairings it fixed name the root's cells
     if left > 0:
         memo_put(&S.memo, f.k0, f.k1)
         return ST_DEAD
@@ -405,6 +428,18 @@ cdef int search(GSearch *S) noexcept nogil:
         return r                  # solved with no move, dead at once, or out of budget
     while depth >= 0:
         f = &S.frames[depth]
+        if S.dead_below and not f.tested and c.b.nodes - f.entered > S.dead_after:
+            # On demand (module docstring): a position whose subtree has grown big.
+            f.tested = True
+            S.dead_tests += 1
+            if gdead_test(&S.D, g, c.w, c.max_turns, &c.b) > 0:
+                f.next = f.ncand  # dead: stored and left below
+                S.dead_hits += 1
+            elif c.b.stop:
+                r = c.b.stop
+                applied = depth
+                break
+            S.dead_after = DEAD_AFTER * (S.dead_tests + 1) // (S.dead_hits + 1)
         if f.next < f.ncand:
             if not ivec_reserve(&S.gm, S.gm.n + room):
                 c.b.stop = ST_MEMORY
@@ -490,6 +525,8 @@ cdef int run_gravity_search(Ctx *c, int64_t memo_entries, uint64_t seed, int opt
     S.dead = not (options & OPT_NO_DEAD)
     S.probe = S.dead and not (options & OPT_NO_GPROBE)
     S.probe_first = (options & OPT_PROBE_FIRST) != 0
+    S.dead_below = S.dead and not (options & OPT_NO_DEAD_BELOW)
+    S.dead_after = DEAD_AFTER
     S.by_column = c.gravity == GRAVITY_DOWN or c.gravity == GRAVITY_UP
     S.up = (-g.W if c.gravity == GRAVITY_DOWN else g.W if c.gravity == GRAVITY_UP
             else 1 if c.gravity == GRAVITY_LEFT else -1)

@@ -50,6 +50,7 @@ cdef enum:
     OPT_NO_REPLAY = 256    # pairing search: every peeling from scratch (no replayed orders)
     OPT_NO_GPROBE = 512    # gravity search: no probing of pairings at the root
     OPT_NO_PROBE_ORDER = 1024  # pairing search: probing in type order, pairings 0..2, no skips
+    OPT_NO_DEAD_BELOW = 2048   # gravity search: no dead test below the root (on demand)
 
 # Cheap steps (link tests up to two turns, tiles looked at) between two looks at the clock.
 cdef enum:
