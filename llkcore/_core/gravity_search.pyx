@@ -428,8 +428,10 @@ cdef int search(GSearch *S) noexcept nogil:
         return r                  # solved with no move, dead at once, or out of budget
     while depth >= 0:
         f = &S.frames[depth]
-        if S.dead_below and not f.tested and c.b.nodes - f.entered > S.dead_after:
-            # On demand (module docstring): a position whose subtree has grown big.
+        if (S.dead_below and depth > 0 and not f.tested
+                and c.b.nodes - f.entered > S.dead_after):
+            # On demand (module docstring): a position whose subtree has grown big (the root
+            # had its own test).
             f.tested = True
             S.dead_tests += 1
             if gdead_test(&S.D, g, c.w, c.max_turns, &c.b) > 0:
