@@ -61,8 +61,8 @@ from .link cimport link_cells
 from .memo cimport Memo, memo_free, memo_has, memo_init, memo_prefetch, memo_put, mix64
 from .pairs cimport list_moves_grown
 from .run cimport (OPEN, OPT_NO_DEAD, OPT_NO_DEAD_BELOW, OPT_NO_GPROBE, OPT_NO_SAFE, OPT_NO_SLEEP,
-                  OPT_PROBE_FIRST, ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record, round_limit, spend,
-                  still_time)
+                  OPT_PROBE_FIRST, ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record,
+                  round_limit, spend, still_time)
 
 # Largest type count the safe-clear rule looks at (its clearing search has SAFE_MAX / 2 levels).
 cdef enum:
@@ -289,9 +289,8 @@ cdef int enter(GSearch *S, GFrame *f) noexcept nogil:
     f.tested = False
     # The dead test on the root here; deeper, run at every node it costs more than the subtrees
     # it cuts, so it runs there on demand (search; docs/architecture.md, "The gravity search").
-    # Probing costs two or three tests a type, so
-    # it waits for the third round (PROBE_ROUND): most deals are decided in the first two, in a
-    # few milliseconds at most.
+    # Probing costs two or three tests a type, so it waits for the third round (PROBE_ROUND):
+    # most deals are decided in the first two, in a few milliseconds at most.
     left = 0
     if f == S.frames and S.dead:
         S.dead = False
