@@ -1,12 +1,16 @@
 # cython: language_level=3
 """Kernel memory: malloc/calloc/free wrappers, the growable-buffer helper, and the test hook.
 
+Blocks come from CPython's raw domain (``PyMem_RawMalloc`` and kin: malloc underneath, callable
+without the GIL), so ``tracemalloc`` sees every kernel allocation at its logical size: a test or a
+user can measure what a call holds at its peak whatever the C library's allocator does with pages.
+
 The hook (``fail_allocations_after``) lets tests make the Nth allocation from now fail, so that
 every entry point can be checked to free what it got, raise MemoryError and leave its object
 usable, for every N (tests/test_memory.py). Outside tests it costs one predictable branch.
 """
 from libc.stdint cimport int64_t
-from libc.stdlib cimport calloc, free, malloc, realloc
+from cpython.mem cimport PyMem_RawCalloc, PyMem_RawFree, PyMem_RawMalloc, PyMem_RawRealloc
 
 # -1: the hook is off. Otherwise the number of allocations still allowed to succeed.
 cdef int64_t fail_countdown = -1
@@ -31,17 +35,17 @@ cdef inline bint refuse() noexcept nogil:
 cdef void *llk_malloc(size_t size) noexcept nogil:
     if refuse():
         return NULL
-    return malloc(size if size > 0 else 1)
+    return PyMem_RawMalloc(size if size > 0 else 1)
 
 
 cdef void *llk_calloc(size_t count, size_t size) noexcept nogil:
     if refuse():
         return NULL
-    return calloc(count if count > 0 else 1, size if size > 0 else 1)
+    return PyMem_RawCalloc(count if count > 0 else 1, size if size > 0 else 1)
 
 
 cdef void llk_free(void *p) noexcept nogil:
-    free(p)
+    PyMem_RawFree(p)
 
 
 cdef bint grow(void **data, int64_t *cap, int64_t need, size_t itemsize) noexcept nogil:
@@ -54,7 +58,7 @@ cdef bint grow(void **data, int64_t *cap, int64_t need, size_t itemsize) noexcep
         new_cap *= 2
     if refuse():
         return False
-    bigger = realloc(data[0], <size_t>new_cap * itemsize)
+    bigger = PyMem_RawRealloc(data[0], <size_t>new_cap * itemsize)
     if bigger == NULL:
         return False
     data[0] = bigger

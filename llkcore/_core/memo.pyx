@@ -3,8 +3,9 @@
 
 The cap bounds the table's memory at every moment, growth included: a doubling extends the one
 block in place (``grow``, a realloc) and splits each bucket into itself and its new twin, so no
-second table ever exists beside the first (docs/architecture.md, "Memory": measured, a long gravity solve's
-search adds the table and a few KiB, not 1.5 times the table).
+second table ever exists beside the first (docs/architecture.md, "Memory": measured with
+tracemalloc, a gravity solve's search adds the table and a few hundred KiB, not 1.5 times the
+table).
 """
 from libc.stdint cimport int64_t, uint64_t
 from libc.string cimport memset
