@@ -304,7 +304,7 @@ def test_dask_npartitions_is_an_int_of_at_least_one(value, exc):
 # ---------------------------------------------------------------------------------------------
 
 _MEMO_CHILD = textwrap.dedent("""
-    import sys, tracemalloc
+    import tracemalloc
     import llkcore as llk
 
     # Seed 1: the gravity search needs more than 160,000 nodes for it (it solves seed 0's deal
@@ -321,14 +321,15 @@ _MEMO_CHILD = textwrap.dedent("""
 
 def test_gravity_search_peak_memory_stays_within_the_memo_cap():
     """A cap of 2**16 entries is a 1 MiB table, which 160,000 nodes fill: the table doubles in
-    place, so the search's peak is the table plus what is proportional to the board, never the old
-    table beside the new (1.5 times the table). Kernel memory comes from CPython's raw domain, so
-    tracemalloc counts it at its logical size: the same number with every compiler and allocator
+    place, so the search's peak is the table plus what is proportional to the board, never a new
+    table allocated beside the old (1.5 times the table). Kernel memory comes from CPython's raw
+    domain, so tracemalloc counts it at its logical size (a realloc is one block resized, whatever
+    the allocator does with pages): the same number with every compiler and allocator
     (the process's peak RSS, measured before, moved with them: 0.85 MiB with gcc, 1.49 with clang,
     when glibc's realloc copied the block instead of moving its pages)."""
     out = subprocess.run([sys.executable, "-c", _MEMO_CHILD], capture_output=True, text=True,
-                         timeout=300, check=True).stdout.split("\n")
-    rows = [line.split() for line in out if line.strip()]
+                         timeout=300, check=True).stdout.splitlines()
+    rows = [line.split() for line in out]
     assert [(int(cap), int(nodes)) for cap, nodes, _ in rows] == [(2**16, 160_000), (2**17, 160_000)]
     small, large = (float(mib) for _, _, mib in rows)
     # The table (1 MiB, then 2 MiB) and a board's worth of buffers; the doubling's old table
