@@ -48,6 +48,13 @@ plays tops first (fewest tiles above the pair, then most hemmed in, then the sma
 removals that move nothing keep the stacks as they are), which alone finds most certificates;
 every later round plays a pseudo-random order seeded by the round number, which cuts the heavy
 tail of any fixed order. Node counts stay deterministic.
+
+The certificate hunt (OPT_NO_HUNT off; playouts.pxd). Each round from round HUNT_ROUND on
+(counted from 0) is followed by as many nodes of policy-adapted playouts from the root (nested
+rollout policy adaptation), which go on where the last ones stopped. On deep stacks they find
+certificates that the depth-first search does not find in minutes. They only ever answer
+SOLVABLE, with the removals they played; a deal is proved dead by the search alone, which the
+hunt leaves as it was (it only takes nodes), so no verdict depends on it.
 """
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport qsort
@@ -60,9 +67,10 @@ from .grid cimport GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_UP, Grid, empty_neighbour
 from .link cimport link_cells
 from .memo cimport Memo, memo_free, memo_has, memo_init, memo_prefetch, memo_put, mix64
 from .pairs cimport list_moves_grown
-from .run cimport (OPEN, OPT_NO_DEAD, OPT_NO_DEAD_BELOW, OPT_NO_GPROBE, OPT_NO_SAFE, OPT_NO_SLEEP,
-                  OPT_PROBE_FIRST, ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record,
-                  round_limit, spend, still_time)
+from .playouts cimport Hunt, hunt_free, hunt_init, hunt_run
+from .run cimport (OPEN, OPT_HUNT_ONLY, OPT_NO_DEAD, OPT_NO_DEAD_BELOW, OPT_NO_GPROBE,
+                  OPT_NO_HUNT, OPT_NO_SAFE, OPT_NO_SLEEP, OPT_PROBE_FIRST, ST_DEAD, ST_MEMORY,
+                  ST_NODES, ST_SOLVED, Ctx, record, round_limit, spend, still_time)
 
 # Largest type count the safe-clear rule looks at (its clearing search has SAFE_MAX / 2 levels).
 cdef enum:
@@ -79,6 +87,13 @@ cdef enum:
 # DEAD_AFTER times (tests made + 1) / (tests that proved their position dead + 1).
 cdef enum:
     DEAD_AFTER = 500
+
+# The certificate hunt (playouts.pxd) runs after each round from round HUNT_ROUND on (counted
+# from 0), for as many nodes as that round had, on boards of at most HUNT_MAX_TILES tiles.
+cdef enum:
+    HUNT_ROUND = 3
+    HUNT_MAX_TILES = 2048
+    HUNT_TRIAL = 10000
 
 
 cdef struct GFrame:
@@ -127,6 +142,11 @@ cdef struct GSearch:
     int64_t dead_tests      # ... tests made, and those that proved their position dead
     int64_t dead_hits
     GDead D
+    int hunt                # the certificate hunt runs between rounds
+    int hunt_only           # ... and nothing else (tests: OPT_HUNT_ONLY)
+    int hunt_ready          # H is set up (at the first hunt: most deals never need one)
+    uint64_t seed           # the hunt's seed
+    Hunt H
 
 
 cdef inline void hash_tile(GSearch *S, int p, int t) noexcept nogil:
@@ -492,12 +512,31 @@ cdef int search(GSearch *S) noexcept nogil:
     return r
 
 
+cdef int hunt(GSearch *S) noexcept nogil:
+    """Go on with the certificate hunt under the round's budget (set up at its first call; the
+    board is at the root between rounds). A hunt whose playouts, after HUNT_TRIAL removals, have
+    never removed 40% of the pairs stops for good: on such deals (big ones, mostly dead) its
+    nodes are better spent on the proof."""
+    cdef int status
+    if not S.hunt_ready:
+        if not hunt_init(&S.H, S.c, S.seed):
+            S.c.b.stop = ST_MEMORY
+            return ST_MEMORY
+        S.hunt_ready = True
+    status = hunt_run(&S.H, S.c)
+    if status == ST_NODES and S.H.steps >= HUNT_TRIAL and 5 * S.H.record < 2 * (S.H.nid // 2):
+        S.hunt = False
+    return status
+
+
 cdef int run_rounds(GSearch *S) noexcept nogil:
     """The search in rounds (module docstring): tops first, then shuffled orders; budgets double
     every two rounds (ROUND_BASE nodes first); the table of dead positions is kept throughout."""
     cdef Ctx *c = S.c
     cdef int64_t user_limit = c.b.node_limit, budget = ROUND_BASE
     cdef int status, r = 0
+    if S.hunt and S.hunt_only:
+        return hunt(S)
     while True:
         S.order = ORDER_TOPS if r == 0 else ORDER_SHUFFLED
         S.round = r
@@ -507,6 +546,12 @@ cdef int run_rounds(GSearch *S) noexcept nogil:
         if status != ST_NODES or c.b.node_limit == user_limit:
             break
         c.b.stop = 0
+        if S.hunt and r >= HUNT_ROUND:
+            round_limit(&c.b, user_limit, budget)
+            status = hunt(S)
+            if status != ST_NODES or c.b.node_limit == user_limit:
+                break
+            c.b.stop = 0
         if r % 2:
             budget *= 2
         r += 1
@@ -528,6 +573,9 @@ cdef int run_gravity_search(Ctx *c, int64_t memo_entries, uint64_t seed, int opt
     S.probe_first = (options & OPT_PROBE_FIRST) != 0
     S.dead_below = S.dead and not (options & OPT_NO_DEAD_BELOW)
     S.dead_after = DEAD_AFTER
+    S.hunt = not (options & OPT_NO_HUNT) and g.tiles <= HUNT_MAX_TILES
+    S.hunt_only = (options & OPT_HUNT_ONLY) != 0
+    S.seed = seed
     S.by_column = c.gravity == GRAVITY_DOWN or c.gravity == GRAVITY_UP
     S.up = (-g.W if c.gravity == GRAVITY_DOWN else g.W if c.gravity == GRAVITY_UP
             else 1 if c.gravity == GRAVITY_LEFT else -1)
@@ -562,6 +610,7 @@ cdef int run_gravity_search(Ctx *c, int64_t memo_entries, uint64_t seed, int opt
     llk_free(S.frames)
     memo_free(&S.memo)
     gdead_free(&S.D)
+    hunt_free(&S.H)
     llk_free(S.cand.data)
     llk_free(S.asleep_moves.data)
     llk_free(S.gm.data)

@@ -10,20 +10,26 @@ numbers come from ``rng.pxd`` on a 4-word stream the caller seeds, so results ar
 
 ``replay`` plays a given removal sequence and says how far it stays legal: the cheap proof that a
 known certificate still clears a position.
+
+The certificate hunt (``hunt_*``, declared in playouts.pxd) plays policy-adapted playouts for the
+gravity search between its rounds: nested rollout policy adaptation, whose playouts draw each
+removal by a learnt weight instead of uniformly (docs/architecture.md, "The certificate hunt").
 """
 cimport numpy as cnp
+from libc.math cimport exp
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport qsort
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
-from .alloc cimport IVec, ivec_reserve, llk_free, llk_malloc
+from .alloc cimport IVec, grow, ivec_reserve, llk_free, llk_malloc
 from .gravity cimport put_pair, slide_room, take_pair
 from .grid cimport Grid, cmp_pair, llk_now
 from .link cimport can_link, link_cells
+from .memo cimport mix64
 from .pairs cimport list_moves_grown
 from .path cimport PathWork
-from .rng cimport rng_below
-from .run cimport Budget, still_time
+from .rng cimport rng_below, rng_next
+from .run cimport ST_MEMORY, ST_SOLVED, Budget, Ctx, record, spend, still_time
 from .state cimport GridState
 
 import numpy as np
@@ -148,8 +154,7 @@ cdef int playout(Grid *g, PathWork *w, int max_turns, int gravity, uint64_t *rng
                  IVec *log, int64_t *cum, int draws, Budget *b) noexcept nogil:
     """One uniformly random playout from the current position, logged in ``log`` (not taken
     back). Returns the pairs removed; -1 out of memory, -2 out of time."""
-    cdef int steps = 0, n, a = 0, z = 0, ta, tz, found, room = slide_room(g)
-    cdef int32_t *rec
+    cdef int steps = 0, a = 0, z = 0, found
     canonical_index(g)
     while g.tiles > 0:
         found = choose(g, w, max_turns, rng, mv, cum, draws, b, &a, &z)
@@ -157,20 +162,28 @@ cdef int playout(Grid *g, PathWork *w, int max_turns, int gravity, uint64_t *rng
             return found
         if found == 0:
             break
-        if not ivec_reserve(log, log.n + room + LOG_FIXED):
+        if logged_take(g, a, z, gravity, log) < 0:
             return -1
-        ta = g.tid[a]
-        tz = g.tid[z]
-        rec = log.data + log.n
-        n = take_pair(g, a, z, gravity, rec)
-        rec[2 * n] = a if a < z else z
-        rec[2 * n + 1] = z if a < z else a
-        rec[2 * n + 2] = ta if a < z else tz
-        rec[2 * n + 3] = tz if a < z else ta
-        rec[2 * n + 4] = n
-        log.n += LOG_FIXED + 2 * n
         steps += 1
     return steps
+
+
+cdef int logged_take(Grid *g, int a, int z, int gravity, IVec *log) noexcept nogil:
+    """Remove (a, z) with gravity and log it for ``take_back``: returns the gravity moves made
+    (their (src, dst) pairs open the record, at the log's old end), -1 out of memory."""
+    cdef int n, ta = g.tid[a], tz = g.tid[z]
+    cdef int32_t *rec
+    if not ivec_reserve(log, log.n + slide_room(g) + LOG_FIXED):
+        return -1
+    rec = log.data + log.n
+    n = take_pair(g, a, z, gravity, rec)
+    rec[2 * n] = a if a < z else z
+    rec[2 * n + 1] = z if a < z else a
+    rec[2 * n + 2] = ta if a < z else tz
+    rec[2 * n + 3] = tz if a < z else ta
+    rec[2 * n + 4] = n
+    log.n += LOG_FIXED + 2 * n
+    return n
 
 
 def random_playouts(GridState s not None, int max_turns, int gravity, int count,
@@ -307,3 +320,246 @@ def replay(GridState s not None, cnp.ndarray cells not None, int max_turns, int 
         s.unlock()
         llk_free(moves)
     return i
+
+
+# The certificate hunt (playouts.pxd): nested rollout policy adaptation (Rosin, IJCAI 2011).
+# A playout draws each removal with probability proportional to exp(policy[code]), where a
+# removal's code names its two tiles as they were at the root, so a code means the same removal
+# in every position. A run of level l >= 1 makes HUNT_ITERATIONS runs of level l - 1, each from a
+# copy of its own policy, keeps the best playout seen (most pairs removed, the later on ties) and
+# after each run shifts its policy towards that playout. When the top level's run ends, the hunt
+# starts again from an even policy. Whatever it finds is a certificate (a played sequence); it
+# never proves anything, so the search's verdicts do not depend on it.
+cdef enum:
+    HUNT_POLICY_MAX = 1 << 16     # most policy entries (codes share entries beyond)
+    HUNT_REC = 4                  # a step's record: a, b, the code drawn, k; then the k codes
+
+cdef double HUNT_ALPHA = 1.0      # the adaptation's step
+
+
+cdef inline int move_code(const Hunt *h, int a, int b) noexcept nogil:
+    """The policy entry of removing the tiles now at a and b (by their root tiles)."""
+    cdef int ia = h.ident[a], ib = h.ident[b]
+    cdef uint64_t lo = ia if ia < ib else ib, hi = ib if ia < ib else ia
+    return <int>(mix64(lo * <uint64_t>h.nid + hi) & h.mask)
+
+
+cdef inline double* level_policy(Hunt *h, int level) noexcept nogil:
+    return h.policy + <size_t>level * (h.mask + 1)
+
+
+cdef inline double policy_weight(double entry) noexcept nogil:
+    """exp(entry), clamped so that a long run's entries never overflow a step's sum."""
+    return exp(entry if -600.0 < entry < 600.0 else (600.0 if entry > 0 else -600.0))
+
+
+cdef void start_level(Hunt *h, int level) noexcept nogil:
+    """A new run of ``level``: the policy of the level above (the top level: all zero)."""
+    cdef size_t size = (h.mask + 1) * sizeof(double)
+    cdef const double *pol
+    cdef uint64_t i
+    if level == HUNT_LEVELS:
+        memset(level_policy(h, level), 0, size)
+    else:
+        memcpy(level_policy(h, level), level_policy(h, level + 1), size)
+    h.best[level] = -1
+    h.done[level] = 0
+    h.seq[level].n = 0
+    if level == 1:
+        pol = level_policy(h, 1)
+        for i in range(h.mask + 1):
+            h.weights[i] = policy_weight(pol[i])
+
+
+cdef bint hunt_init(Hunt *h, Ctx *c, uint64_t seed) noexcept nogil:
+    cdef Grid *g = c.g
+    cdef int HW = g.H * g.W, p, t, level
+    cdef int64_t pairs = 0, size = 64
+    memset(h, 0, sizeof(Hunt))
+    for t in range(g.ntypes):
+        pairs += <int64_t>g.count[t] * (g.count[t] - 1) // 2
+    while size < 4 * pairs and size < HUNT_POLICY_MAX:
+        size *= 2
+    h.mask = <uint64_t>(size - 1)
+    h.ident = <int32_t *>llk_malloc(<size_t>HW * sizeof(int32_t))
+    h.root_ident = <int32_t *>llk_malloc(<size_t>HW * sizeof(int32_t))
+    h.policy = <double *>llk_malloc((HUNT_LEVELS + 1) * <size_t>size * sizeof(double))
+    h.scratch = <double *>llk_malloc(<size_t>size * sizeof(double))
+    h.weights = <double *>llk_malloc(<size_t>size * sizeof(double))
+    if (h.ident == NULL or h.root_ident == NULL or h.policy == NULL or h.scratch == NULL
+            or h.weights == NULL):
+        hunt_free(h)
+        return False
+    for p in range(HW):
+        if g.tid[p] >= 0:
+            h.root_ident[p] = h.nid
+            h.nid += 1
+        else:
+            h.root_ident[p] = -1
+    h.rng[0] = mix64(seed + 1)
+    h.rng[1] = mix64(seed + 2)
+    h.rng[2] = mix64(seed + 3)
+    h.rng[3] = mix64(seed + 4)
+    for level in range(HUNT_LEVELS, 0, -1):
+        start_level(h, level)
+    return True
+
+
+cdef void hunt_free(Hunt *h) noexcept nogil:
+    cdef int level
+    llk_free(h.ident)
+    llk_free(h.root_ident)
+    llk_free(h.policy)
+    llk_free(h.scratch)
+    llk_free(h.weights)
+    llk_free(h.weight)
+    llk_free(h.moves.data)
+    llk_free(h.log.data)
+    for level in range(HUNT_LEVELS + 1):
+        llk_free(h.seq[level].data)
+    memset(h, 0, sizeof(Hunt))
+
+
+cdef int hunt_playout(Hunt *h, Ctx *c) noexcept nogil:
+    """One playout from the root under the policy of level 1 (its weights, h.weights), recorded
+    in h.seq[0] (HUNT_REC ints and the codes of the step's moves, a step); the board is taken
+    back. Returns the pairs removed, -1 when the budget stopped it, -2 out of memory."""
+    cdef Grid *g = c.g
+    cdef int steps = 0, result = 0, i, k, n, a, b, src
+    cdef int64_t listed
+    cdef int32_t *rec
+    cdef const int32_t *gm
+    cdef double total, u
+    memcpy(h.ident, h.root_ident, <size_t>g.H * g.W * sizeof(int32_t))
+    h.seq[0].n = 0
+    while g.tiles > 0:
+        if not spend(&c.b):
+            result = -1
+            break
+        h.steps += 1
+        listed = list_moves_grown(g, c.w, c.max_turns, &h.moves, 0, &c.b)
+        if listed == -2:
+            result = -2
+            break
+        if listed < 0:
+            result = -1
+            break
+        if listed == 0:
+            break
+        k = <int>listed
+        # In cell order, so that a draw depends on the position alone (not on the type index).
+        qsort(h.moves.data, k, 2 * sizeof(int32_t), cmp_pair)
+        if (not ivec_reserve(&h.seq[0], h.seq[0].n + HUNT_REC + k)
+                or not grow(<void **>&h.weight, &h.nweight, k, sizeof(double))):
+            result = -2
+            break
+        rec = h.seq[0].data + h.seq[0].n
+        total = 0.0
+        for i in range(k):
+            rec[HUNT_REC + i] = move_code(h, h.moves.data[2 * i], h.moves.data[2 * i + 1])
+            h.weight[i] = h.weights[rec[HUNT_REC + i]]
+            total += h.weight[i]
+        u = <double>(rng_next(h.rng) >> 11) * (1.0 / 9007199254740992.0) * total
+        i = 0
+        while i < k - 1 and u >= h.weight[i]:
+            u -= h.weight[i]
+            i += 1
+        a = h.moves.data[2 * i]
+        b = h.moves.data[2 * i + 1]
+        rec[0] = a
+        rec[1] = b
+        rec[2] = rec[HUNT_REC + i]
+        rec[3] = k
+        h.seq[0].n += HUNT_REC + k
+        src = <int>h.log.n
+        n = logged_take(g, a, b, c.gravity, &h.log)
+        if n < 0:
+            result = -2
+            break
+        h.ident[a] = -1
+        h.ident[b] = -1
+        gm = h.log.data + src
+        for i in range(n):        # in the order made: each lands on a cell already empty
+            h.ident[gm[2 * i + 1]] = h.ident[gm[2 * i]]
+            h.ident[gm[2 * i]] = -1
+        steps += 1
+    take_back(g, &h.log)
+    return result if result < 0 else steps
+
+
+cdef void adapt(Hunt *h, double *pol, const IVec *seq) noexcept nogil:
+    """Shift ``pol`` towards the playout ``seq``: at each step its removal's entry up by ALPHA,
+    every move's down by ALPHA times its probability under ``pol`` before the shift."""
+    cdef int64_t at = 0
+    cdef int i, k
+    cdef const int32_t *rec
+    cdef double top, total
+    memcpy(h.scratch, pol, (h.mask + 1) * sizeof(double))
+    while at < seq.n:
+        rec = seq.data + at
+        k = rec[3]
+        top = -1e300
+        for i in range(k):
+            if h.scratch[rec[HUNT_REC + i]] > top:
+                top = h.scratch[rec[HUNT_REC + i]]
+        total = 0.0
+        for i in range(k):
+            total += exp(h.scratch[rec[HUNT_REC + i]] - top)
+        pol[rec[2]] += HUNT_ALPHA
+        for i in range(k):
+            pol[rec[HUNT_REC + i]] -= HUNT_ALPHA * exp(h.scratch[rec[HUNT_REC + i]] - top) / total
+        at += HUNT_REC + k
+    if pol == level_policy(h, 1):     # the playouts' weights follow the entries changed
+        at = 0
+        while at < seq.n:
+            rec = seq.data + at
+            for i in range(rec[3]):
+                h.weights[rec[HUNT_REC + i]] = policy_weight(pol[rec[HUNT_REC + i]])
+            at += HUNT_REC + rec[3]
+
+
+cdef int hunt_run(Hunt *h, Ctx *c) noexcept nogil:
+    cdef int r, level, low, score
+    cdef int64_t at
+    cdef IVec *src
+    while True:
+        r = hunt_playout(h, c)
+        if r == -2:
+            c.b.stop = ST_MEMORY
+            return ST_MEMORY
+        if r < 0:
+            return c.b.stop       # this playout is played again from the start next time
+        h.playouts += 1
+        if r > h.record:
+            h.record = r
+        if 2 * r == h.nid:
+            c.nout = 0
+            at = 0
+            while at < h.seq[0].n:
+                record(c, h.seq[0].data[at], h.seq[0].data[at + 1])
+                at += HUNT_REC + h.seq[0].data[at + 3]
+            return ST_SOLVED
+        # Climb: the playout ends a run of level 0; a level whose run is over hands its best on.
+        level = 1
+        score = r
+        src = &h.seq[0]
+        while True:
+            if score >= h.best[level]:
+                if not ivec_reserve(&h.seq[level], src.n):
+                    c.b.stop = ST_MEMORY
+                    return ST_MEMORY
+                memcpy(h.seq[level].data, src.data, <size_t>src.n * sizeof(int32_t))
+                h.seq[level].n = src.n
+                h.best[level] = score
+            h.done[level] += 1
+            if h.done[level] < HUNT_ITERATIONS:
+                adapt(h, level_policy(h, level), &h.seq[level])
+                break
+            if level == HUNT_LEVELS:
+                level += 1        # the top run is over: every level starts again
+                break
+            score = h.best[level]
+            src = &h.seq[level]
+            level += 1
+        for low in range(level - 1, 0, -1):
+            start_level(h, low)

@@ -51,6 +51,8 @@ cdef enum:
     OPT_NO_GPROBE = 512    # gravity search: no probing of pairings at the root
     OPT_NO_PROBE_ORDER = 1024  # pairing search: probing in type order, pairings 0..2, no skips
     OPT_NO_DEAD_BELOW = 2048   # gravity search: no dead test below the root (on demand)
+    OPT_NO_HUNT = 4096         # gravity search: no certificate hunt between rounds
+    OPT_HUNT_ONLY = 8192       # gravity search: the certificate hunt alone, from the root
 
 # Cheap steps (link tests up to two turns, tiles looked at) between two looks at the clock.
 cdef enum:
