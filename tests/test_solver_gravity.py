@@ -312,52 +312,49 @@ def test_the_hunt_solves_tall_deals_the_search_alone_leaves_open():
     assert kernel_solve(board, 0, node_limit=400_000) == (status, moves, nodes)
 
 
+def with_each_allocation_failing(call):
+    """Count the allocations call() makes, then call it again with each of them failing in turn:
+    (the count, the results of the calls that did not raise MemoryError)."""
+    _alloc.count_allocations(True)
+    call()
+    total = _alloc.count_allocations(False)
+    results = []
+    try:
+        for n in range(total):
+            _alloc.fail_allocations_after(n)
+            try:
+                results.append(call())
+            except MemoryError:
+                continue
+            finally:
+                _alloc.fail_allocations_after(None)
+    finally:
+        _alloc.fail_allocations_after(None)
+    return total, results
+
+
 @pytest.mark.parametrize("gravity", DIRECTIONS)
 def test_a_failed_allocation_in_the_hunt_frees_everything_and_raises(gravity):
     """Every allocation the hunt makes (its set-up, and the buffers its playouts grow) may fail:
     MemoryError, never a wrong answer; afterwards the same call runs as before."""
     rows, cols = (8, 6) if gravity in ("down", "up") else (6, 8)
     board = llk.generate(rows, cols, solvable=True, seed=2, rules=llk.Rules(gravity=gravity))
-    expected = kernel_solve(board, OPT_HUNT_ONLY, node_limit=3_000)
-    _alloc.count_allocations(True)
-    kernel_solve(board, OPT_HUNT_ONLY, node_limit=3_000)
-    total = _alloc.count_allocations(False)
-    assert total > 8
-    try:
-        for n in range(total):
-            _alloc.fail_allocations_after(n)
-            try:
-                got = kernel_solve(board, OPT_HUNT_ONLY, node_limit=3_000)
-            except MemoryError:
-                continue
-            finally:
-                _alloc.fail_allocations_after(None)
-            assert got == expected
-    finally:
-        _alloc.fail_allocations_after(None)
-    assert kernel_solve(board, OPT_HUNT_ONLY, node_limit=3_000) == expected
+
+    def hunt():
+        return kernel_solve(board, OPT_HUNT_ONLY, node_limit=3_000)
+
+    expected = hunt()
+    total, results = with_each_allocation_failing(hunt)
+    assert total > 8 and all(got == expected for got in results)
+    assert hunt() == expected
 
 
 @pytest.mark.parametrize("gravity", DIRECTIONS)
 def test_a_failed_allocation_frees_everything_and_raises(gravity):
     board = llk.generate(6, 8, solvable=False, seed=5, rules=llk.Rules(gravity=gravity))
     expected = llk.solve(board)
-    _alloc.count_allocations(True)
-    llk.solve(board)
-    total = _alloc.count_allocations(False)
-    assert total > 0
-    try:
-        for n in range(total):
-            _alloc.fail_allocations_after(n)
-            try:
-                sol = llk.solve(board)
-            except MemoryError:
-                continue
-            finally:
-                _alloc.fail_allocations_after(None)
-            assert sol.verdict == expected.verdict
-    finally:
-        _alloc.fail_allocations_after(None)
+    total, results = with_each_allocation_failing(lambda: llk.solve(board))
+    assert total > 0 and all(sol.verdict == expected.verdict for sol in results)
     sol = llk.solve(board)
     assert sol.verdict == expected.verdict and sol.nodes == expected.nodes
 
