@@ -7,7 +7,7 @@ from .alloc cimport IVec
 from .run cimport Ctx
 
 # Levels of the hunt's nesting above the playouts, and runs of each level per run of the level
-# above (docs/architecture.md, "The gravity search").
+# above (docs/architecture.md, "The certificate hunt").
 cdef enum:
     HUNT_LEVELS = 2
     HUNT_ITERATIONS = 100
@@ -29,7 +29,6 @@ cdef struct Hunt:
     int best[HUNT_LEVELS + 1]   # its pairs removed (-1: none yet)
     int done[HUNT_LEVELS + 1]   # runs of the level below made in this level's run
     uint64_t rng[4]
-    int64_t playouts
     int64_t steps           # removals played in all
     int record              # most pairs a playout removed
 

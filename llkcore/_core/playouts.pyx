@@ -437,18 +437,14 @@ cdef int hunt_playout(Hunt *h, Ctx *c) noexcept nogil:
             result = -1
             break
         h.steps += 1
-        listed = list_moves_grown(g, c.w, c.max_turns, &h.moves, 0, &c.b)
-        if listed == -2:
-            result = -2
-            break
+        # Sorted, so that a draw depends on the position alone (not on the type index).
+        listed = all_moves(g, c.w, c.max_turns, &h.moves, &c.b)
         if listed < 0:
-            result = -1
+            result = -2 if listed == -1 else -1
             break
         if listed == 0:
             break
         k = <int>listed
-        # In cell order, so that a draw depends on the position alone (not on the type index).
-        qsort(h.moves.data, k, 2 * sizeof(int32_t), cmp_pair)
         if (not ivec_reserve(&h.seq[0], h.seq[0].n + HUNT_REC + k)
                 or not grow(<void **>&h.weight, &h.nweight, k, sizeof(double))):
             result = -2
@@ -529,7 +525,6 @@ cdef int hunt_run(Hunt *h, Ctx *c) noexcept nogil:
             return ST_MEMORY
         if r < 0:
             return c.b.stop       # this playout is played again from the start next time
-        h.playouts += 1
         if r > h.record:
             h.record = r
         if 2 * r == h.nid:
