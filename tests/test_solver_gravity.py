@@ -10,6 +10,8 @@
 - the certificate hunt between rounds (policy-adapted playouts) only ever answers SOLVABLE, with a
   certificate both engines replay; run alone it finds most small boards' certificates, and it
   solves tall deals the search alone leaves open;
+- a position's moves kept from its parent's are the moves listed afresh: the whole search, node
+  for node, is the same with the kept moves switched off;
 - the search frees what it got and raises MemoryError when any allocation fails.
 """
 from __future__ import annotations
@@ -30,9 +32,10 @@ DIRECTIONS = ("down", "up", "left", "right")
 #: solve_state's test switches (run.pxd): the gravity search's prunings, and "exact" without its
 #: quick phases.
 (OPT_NO_SAFE, OPT_NO_SLEEP, OPT_NO_DEAD, OPT_NO_GPROBE, OPT_NO_QUICK, OPT_PROBE_FIRST,
- OPT_NO_DEAD_BELOW, OPT_NO_HUNT, OPT_HUNT_ONLY) = (
+ OPT_NO_DEAD_BELOW, OPT_NO_HUNT, OPT_HUNT_ONLY, OPT_NO_KEPT_MOVES) = (
     _kernel.TEST_OPTIONS[k] for k in ("no_safe", "no_sleep", "no_dead", "no_gprobe", "no_quick",
-                                      "probe_first", "no_dead_below", "no_hunt", "hunt_only"))
+                                      "probe_first", "no_dead_below", "no_hunt", "hunt_only",
+                                      "no_kept_moves"))
 PRUNING_OFF = (0, OPT_NO_SAFE, OPT_NO_SLEEP, OPT_NO_DEAD, OPT_NO_GPROBE, OPT_PROBE_FIRST,
                OPT_NO_DEAD_BELOW, OPT_NO_HUNT, OPT_NO_SAFE | OPT_NO_SLEEP | OPT_NO_DEAD)
 #: A quarter turn clockwise (np.rot90(grid, -1)) takes "down" to "left", and so on.
@@ -247,6 +250,40 @@ def test_same_board_same_moves_and_nodes():
     board = llk.generate(9, 16, solvable=False, seed=3, rules=llk.Rules(gravity="down"))
     first = kernel_solve(board, 0)
     assert kernel_solve(board, 0) == first
+
+
+# ---------------------------------------------------------------------------------------------
+# moves kept from the parent (moves_after): the same moves as a listing afresh, at every node
+# ---------------------------------------------------------------------------------------------
+
+def assert_kept_moves_change_nothing(board, node_limit):
+    """The search orders a position's moves by a key that depends only on the set of moves, so
+    one move listed too many or too few at any node changes the node count (or the verdict or
+    the certificate) from there on."""
+    for options in (OPT_NO_HUNT, OPT_NO_HUNT | OPT_NO_SAFE | OPT_NO_SLEEP | OPT_NO_DEAD):
+        kept = kernel_solve(board, options, node_limit=node_limit)
+        afresh = kernel_solve(board, options | OPT_NO_KEPT_MOVES, node_limit=node_limit)
+        assert kept == afresh, (board.grid.tolist(), board.rules, options)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(grid=deals(min_side=3, max_side=8, max_types=5, min_fill=0.4),
+       gravity=st.sampled_from(DIRECTIONS), turns=st.sampled_from([0, 1, 2, 2, 3, 4]),
+       border=st.booleans())
+def test_kept_moves_are_the_moves_listed_afresh(grid, gravity, turns, border):
+    """Walls, every direction, zero to four turns, with and without the ring."""
+    board = llk.Board(grid, rules=llk.Rules(max_turns=turns, border=border, gravity=gravity))
+    assert_kept_moves_change_nothing(board, 5_000)
+
+
+@pytest.mark.parametrize("gravity", DIRECTIONS)
+@pytest.mark.parametrize("rows, cols", [(8, 18), (18, 8), (9, 16)])
+def test_kept_moves_change_nothing_on_deals(gravity, rows, cols):
+    """Deep stacks (tall deals), long rows, and the KShisen sizes, 30,000 nodes each."""
+    for seed in range(2):
+        board = llk.generate(rows, cols, solvable=False, seed=seed,
+                             rules=llk.Rules(gravity=gravity))
+        assert_kept_moves_change_nothing(board, 30_000)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,7 +10,8 @@ turns of a path to it. Runs are read off the occupancy bit masks and each run is
 once per flood, so one flood costs O(empty cells it reaches), whatever max_turns is: it replaces
 one turn-level BFS per pair of tiles by one flood per tile (docs/architecture.md, "Above two turns: the run flood").
 
-Users: the moves above two turns (pairs.pyx) and the deals' playout (deal.pyx).
+Users: the moves above two turns (pairs.pyx), the deals' playout (deal.pyx) and the gravity
+search's kept moves (gravity_search.pyx).
 """
 from libc.stdint cimport int32_t
 from libc.string cimport memset

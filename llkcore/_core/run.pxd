@@ -53,6 +53,7 @@ cdef enum:
     OPT_NO_DEAD_BELOW = 2048   # gravity search: no dead test below the root (on demand)
     OPT_NO_HUNT = 4096         # gravity search: no certificate hunt between rounds
     OPT_HUNT_ONLY = 8192       # gravity search: the certificate hunt alone, from the root
+    OPT_NO_KEPT_MOVES = 16384  # gravity search: every position's moves listed from scratch
 
 # Cheap steps (link tests up to two turns, tiles looked at) between two looks at the clock.
 cdef enum:

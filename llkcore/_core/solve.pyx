@@ -29,9 +29,10 @@ from .memo import MEMO_ENTRIES
 from .pairing cimport run_pairing
 from .pairs cimport wants_floods
 from .run cimport (OPT_HUNT_ONLY, OPT_NO_CBJ, OPT_NO_DEAD, OPT_NO_DEAD_BELOW, OPT_NO_GPROBE,
-                   OPT_NO_HUNT, OPT_NO_PEEL, OPT_NO_PROBE, OPT_NO_QUICK, OPT_NO_PROBE_ORDER,
-                   OPT_NO_REPLAY, OPT_NO_SAFE, OPT_NO_SLEEP, OPT_PROBE_FIRST, ST_CANCELLED, ST_DEAD,
-                   ST_INTERRUPTED, ST_MEMORY, ST_NODES, ST_ODD, ST_SOLVED, ST_STUCK, ST_TIME, Ctx,
+                   OPT_NO_HUNT, OPT_NO_KEPT_MOVES, OPT_NO_PEEL, OPT_NO_PROBE, OPT_NO_PROBE_ORDER,
+                   OPT_NO_QUICK, OPT_NO_REPLAY, OPT_NO_SAFE, OPT_NO_SLEEP, OPT_PROBE_FIRST,
+                   ST_CANCELLED, ST_DEAD, ST_INTERRUPTED, ST_MEMORY, ST_NODES, ST_ODD, ST_SOLVED,
+                   ST_STUCK, ST_TIME, Ctx,
                    budget_raise, budget_start, cut_short)
 from .state cimport GridState
 
@@ -60,7 +61,8 @@ TEST_OPTIONS = {"no_cbj": OPT_NO_CBJ, "no_peel": OPT_NO_PEEL, "no_probe": OPT_NO
                 "no_safe": OPT_NO_SAFE, "no_sleep": OPT_NO_SLEEP, "no_dead": OPT_NO_DEAD,
                 "no_replay": OPT_NO_REPLAY, "no_gprobe": OPT_NO_GPROBE,
                 "no_probe_order": OPT_NO_PROBE_ORDER, "no_dead_below": OPT_NO_DEAD_BELOW,
-                "no_hunt": OPT_NO_HUNT, "hunt_only": OPT_HUNT_ONLY}
+                "no_hunt": OPT_NO_HUNT, "hunt_only": OPT_HUNT_ONLY,
+                "no_kept_moves": OPT_NO_KEPT_MOVES}
 
 # Node cap of each greedy try before the exact search, per tile on the board.
 cdef enum:
