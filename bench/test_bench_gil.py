@@ -8,7 +8,8 @@ switches threads only between bytecodes. A call that releases it lets the counte
 
 The measure is *coverage*: the call's time is cut into slots of ``SLOT_SECONDS`` and coverage is
 the fraction of slots in which the counter made progress. A held GIL gives about zero (at most
-the first slot); a released one about 1 even on a busy machine, where the counter runs slower
+the first and the last slot: the interpreter may hand the counter the GIL for a switch interval
+just before the call starts and just after it returns, before its end is timed); a released one about 1 even on a busy machine, where the counter runs slower
 but the scheduler still gives it the processor every few milliseconds. So the gate does not
 depend on free cores or on how fast the counter runs. ``ci/bench_gate.py`` reads
 ``extra_info["gil_coverage"]`` (the median of three rounds) and fails below its floor. The
@@ -35,8 +36,8 @@ BASELINE_SECONDS = 0.2
 
 def gil_coverage(call) -> dict:
     """Run ``call()`` while a Python thread counts; returns coverage (the fraction of the call's
-    slots in which the counter advanced), rate (the counter's rate during the call over its rate
-    alone just before and after) and the call's seconds."""
+    slots in which the counter advanced; ``hits`` of ``slots``), rate (the counter's rate during
+    the call over its rate alone just before and after) and the call's seconds."""
     stamps = []
     stop = threading.Event()
 
@@ -68,7 +69,8 @@ def gil_coverage(call) -> dict:
     width = (t1 - t0) / slots
     hit = {int((t - t0) / width) for t in stamps if t0 <= t < t1}
     alone = max(rate(b0, t0), rate(t1, a1), 1e-9)
-    return {"coverage": len(hit) / slots, "rate": rate(t0, t1) / alone, "seconds": t1 - t0}
+    return {"coverage": len(hit) / slots, "hits": len(hit), "slots": slots,
+            "rate": rate(t0, t1) / alone, "seconds": t1 - t0}
 
 
 def probe(benchmark, name, call):
@@ -97,7 +99,9 @@ def test_the_probe_sees_a_call_that_holds_the_gil():
         n *= 2
     held = gil_coverage(lambda: sum(range(n)))
     free = gil_coverage(lambda: time.sleep(MIN_CALL_SECONDS))
-    assert held["coverage"] <= 0.1 and held["rate"] < 0.1, held
+    # At most the first and the last slot (module docstring): 1 hit in 9 slots once failed a
+    # bound of 10% coverage, on a call that ran 0.25 s instead of the 0.3 s it was scaled to.
+    assert held["hits"] <= 2 and held["slots"] >= 6 and held["rate"] < 0.1, held
     assert free["coverage"] >= 0.9, free
 
 

@@ -315,6 +315,7 @@ cdef inline bint moved_line(GSearch *S, int q, int a, int la, int b, int lb) noe
 
 
 cdef inline bint listed(const int32_t *v, int64_t n, int x, int y) noexcept nogil:
+    """(x, y) is one of the n moves in v."""
     cdef int64_t i
     for i in range(n):
         if v[2 * i] == x and v[2 * i + 1] == y:
