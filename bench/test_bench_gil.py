@@ -9,8 +9,9 @@ switches threads only between bytecodes. A call that releases it lets the counte
 The measure is *coverage*: the call's time is cut into slots of ``SLOT_SECONDS`` and coverage is
 the fraction of slots in which the counter made progress. A held GIL gives about zero (at most
 the first and the last slot: the interpreter may hand the counter the GIL for a switch interval
-just before the call starts and just after it returns, before its end is timed); a released one about 1 even on a busy machine, where the counter runs slower
-but the scheduler still gives it the processor every few milliseconds. So the gate does not
+just before the call starts and just after it returns, before its end is timed); a released
+one about 1 even on a busy machine, where the counter runs slower but the scheduler still gives
+it the processor every few milliseconds. So the gate does not
 depend on free cores or on how fast the counter runs. ``ci/bench_gate.py`` reads
 ``extra_info["gil_coverage"]`` (the median of three rounds) and fails below its floor. The
 counter's rate during the call relative to its rate alone (same run) is reported too.

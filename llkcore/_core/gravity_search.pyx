@@ -344,9 +344,7 @@ cdef int64_t moves_after(GSearch *S, GFrame *parent, GFrame *f) noexcept nogil:
     cdef int la = S.line[a], lb = S.line[b], HW = g.H * g.W
     cdef int i, j, m, x, y, t, q, line, nfreed = 0, nreached
     cdef int depth = c.max_turns // 2     # of the floods from the emptied cells
-    cdef bint enclosed
     cdef int freed[2]
-    cdef int nb[4]
     cdef int64_t n = 0
     cdef const int32_t *gm = S.gm.data + parent.gm_base
     cdef const int32_t *src
@@ -364,10 +362,6 @@ cdef int64_t moves_after(GSearch *S, GFrame *parent, GFrame *f) noexcept nogil:
             n += 1
     # Listed again: each tile on the removal's lines at or above its cells, with every tile of
     # its type (a pair of two such tiles from its smaller cell).
-    nb[0] = 1
-    nb[1] = -1
-    nb[2] = g.W
-    nb[3] = -g.W
     for i in range(2):
         if i == 1 and lb == la:
             break
@@ -379,17 +373,14 @@ cdef int64_t moves_after(GSearch *S, GFrame *parent, GFrame *f) noexcept nogil:
             if not still_time(&c.b):
                 return -1
             t = g.tid[q]
-            if t >= 0:
-                # An enclosed tile links only to an adjacent twin (link_cells' first answers).
-                enclosed = empty_neighbours(g, q) == 0
-                for j in range(4 if enclosed else g.count[t]):
-                    y = q + nb[j] if enclosed else g.pos[g.offset[t] + j]
-                    if (g.tid[y] != t or y == q or (y < q and moved_line(S, y, a, la, b, lb))
-                            or not (enclosed or link_cells(g, c.w, q, y, c.max_turns))):
-                        continue
-                    n = add_move(S, f, n, q, y)
-                    if n < 0:
-                        return n
+            for j in range(g.count[t] if t >= 0 else 0):
+                y = g.pos[g.offset[t] + j]
+                if (y == q or (y < q and moved_line(S, y, a, la, b, lb))
+                        or not link_cells(g, c.w, q, y, c.max_turns)):
+                    continue
+                n = add_move(S, f, n, q, y)
+                if n < 0:
+                    return n
             q += S.up
     # Newly joined: a pair of tiles that did not move and was no move before has a path through
     # a cell the removal emptied; cut there, it is two paths from that cell whose turns add up
