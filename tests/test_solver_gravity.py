@@ -9,7 +9,8 @@
   reference;
 - the certificate hunt between rounds (policy-adapted playouts) only ever answers SOLVABLE, with a
   certificate both engines replay; run alone it finds most small boards' certificates, and it
-  solves tall deals the search alone leaves open;
+  solves tall deals the search alone leaves open; it stops for good on deals whose playouts stay
+  short, leaving the nodes to the proof;
 - a position's moves kept from its parent's are the moves listed afresh: the whole search, node
   for node, is the same with the kept moves switched off;
 - the search frees what it got and raises MemoryError when any allocation fails.
@@ -347,6 +348,22 @@ def test_the_hunt_solves_tall_deals_the_search_alone_leaves_open():
         assert status == 1 and llk.verify(board, moves), (seed, status, nodes)
         assert kernel_solve(board, OPT_NO_HUNT, node_limit=400_000)[0] == 2, seed
     assert kernel_solve(board, 0, node_limit=400_000) == (status, moves, nodes)
+
+
+def test_the_hunt_stops_on_tall_deals_whose_playouts_stay_short():
+    """Tall seeds 111 and 17 are unsolvable, and the hunt's best playouts there remove 33 and 36
+    of the 72 pairs: more than 40%, less than 60% (HUNT_KEEP_PERCENT). So after its trial
+    (HUNT_TRIAL removals; 42,000 nodes, whole rounds) the hunt stops for good and the proof gets
+    the rest: the search with the hunt takes at most that many nodes more than without it. Under
+    the rule before (40% after 10,000 removals) the hunt went on and took about as many nodes as
+    the search (380,796 against 194,796 on seed 111)."""
+    rules = llk.Rules(gravity="down")
+    for seed in (111, 17):
+        board = llk.generate(18, 8, solvable=False, seed=seed, rules=rules)
+        with_hunt = kernel_solve(board, 0, node_limit=2_000_000)
+        without = kernel_solve(board, OPT_NO_HUNT, node_limit=2_000_000)
+        assert with_hunt[0] == without[0] == 0, (seed, with_hunt[0], without[0])
+        assert with_hunt[2] - without[2] <= 42_000, (seed, with_hunt[2], without[2])
 
 
 def with_each_allocation_failing(call):
