@@ -260,8 +260,10 @@ def test_same_board_same_moves_and_nodes():
 def assert_kept_moves_change_nothing(board, node_limit):
     """The search orders a position's moves by a key that depends only on the set of moves, so
     one move listed too many or too few at any node changes the node count (or the verdict or
-    the certificate) from there on."""
-    for options in (OPT_NO_HUNT, OPT_NO_HUNT | OPT_NO_SAFE | OPT_NO_SLEEP | OPT_NO_DEAD):
+    the certificate) from there on. The hunt's playouts draw from their step's moves sorted,
+    so there one move too many or too few, or out of order, changes the draws from there on."""
+    for options in (OPT_NO_HUNT, OPT_NO_HUNT | OPT_NO_SAFE | OPT_NO_SLEEP | OPT_NO_DEAD,
+                    OPT_HUNT_ONLY):
         kept = kernel_solve(board, options, node_limit=node_limit)
         afresh = kernel_solve(board, options | OPT_NO_KEPT_MOVES, node_limit=node_limit)
         assert kept == afresh, (board.grid.tolist(), board.rules, options)

@@ -14,8 +14,8 @@ gravity moves; dead positions go to a size-capped table (memo.pyx).
 Occupancy only shrinks. A removal empties the top cell of each segment it touches and moves
 only tiles of those segments, so a path that was clear stays clear.
 
-Kept moves (OPT_NO_KEPT_MOVES off). A position's moves come from its parent's (moves_after)
-instead of a listing afresh: a move whose tiles did not move is still a move; the tiles on the
+Kept moves (OPT_NO_KEPT_MOVES off). A position's moves come from its parent's (moves_after,
+pairs.pyx; the hunt's playouts use it too) instead of a listing afresh: a move whose tiles did not move is still a move; the tiles on the
 removal's lines at or above its cells are tested again; and a pair that links now and did not
 before has a path through one of the two cells the removal emptied, so a flood of half the turns
 from those cells reaches one of its tiles. The same moves, so the same search node for node.
@@ -72,9 +72,8 @@ from .gravity cimport put_pair, slide_room, take_pair
 from .grid cimport GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_UP, Grid, empty_neighbours
 from .link cimport link_cells
 from .memo cimport Memo, memo_free, memo_has, memo_init, memo_prefetch, memo_put, mix64
-from .pairs cimport list_moves_grown
+from .pairs cimport KeptWork, kept_alloc, kept_free, list_moves_grown, moves_after
 from .playouts cimport Hunt, hunt_free, hunt_init, hunt_run
-from .reach cimport Flood, flood_alloc, flood_free, flood_reach
 from .run cimport (OPEN, OPT_HUNT_ONLY, OPT_NO_DEAD, OPT_NO_DEAD_BELOW, OPT_NO_GPROBE,
                   OPT_NO_HUNT, OPT_NO_KEPT_MOVES, OPT_NO_SAFE, OPT_NO_SLEEP, OPT_PROBE_FIRST,
                   ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record, round_limit, spend,
@@ -142,9 +141,8 @@ cdef struct GSearch:
     GFrame *frames
     IVec cand               # moves of the positions on the stack
     IVec all                # ... all of them, asleep ones too (kept_moves)
-    int kept_moves          # a position's moves come from its parent's (moves_after)
-    Flood flood             # moves_after's flood from each freed cell
-    int32_t *reach_turns    # H * W: the fewest turns from that cell to each tile it reached
+    int kept_moves          # a position's moves come from its parent's (moves_after) ...
+    KeptWork kept           # ... with these buffers (the hunt's playouts use them too)
     IVec asleep_moves       # sleep sets of the positions on the stack
     IVec gm                 # gravity moves of the removals on the stack
     int32_t *trial          # gravity moves of the safe-clear search: SAFE_MAX / 2 levels
@@ -306,131 +304,12 @@ cdef int cmp_i64(const void *x, const void *y) noexcept nogil:
     return (a > b) - (a < b)
 
 
-cdef inline bint moved_line(GSearch *S, int q, int a, int la, int b, int lb) noexcept nogil:
-    """q is a cell of the removal (a, b) or lies against gravity from one on its line: a tile
-    there may have moved (tiles past a wall on that line are counted too, and merely listed
-    again)."""
-    cdef int lq = S.line[q]
-    return (lq == la and (q - a) * S.up >= 0) or (lq == lb and (q - b) * S.up >= 0)
-
-
-cdef inline bint listed(const int32_t *v, int64_t n, int x, int y) noexcept nogil:
-    """(x, y) is one of the n moves in v."""
-    cdef int64_t i
-    for i in range(n):
-        if v[2 * i] == x and v[2 * i + 1] == y:
-            return True
-    return False
-
-
-cdef inline int64_t add_move(GSearch *S, GFrame *f, int64_t n, int x, int y) noexcept nogil:
-    """Append move (x, y), smaller cell first, to f's moves (n so far): the new count, or -2
-    when out of memory."""
-    if not ivec_reserve(&S.all, f.all_base + 2 * n + 4):
-        return -2
-    S.all.data[f.all_base + 2 * n] = x if x < y else y
-    S.all.data[f.all_base + 2 * n + 1] = y if x < y else x
-    return n + 1
-
-
-cdef int64_t moves_after(GSearch *S, GFrame *parent, GFrame *f) noexcept nogil:
-    """Every move of f's position, from those of its parent (kept moves; module docstring), into
-    S.all at f.all_base: how many, -1 when the budget said stop, -2 when out of memory. The
-    order is not list_moves' (enter sorts them anyway)."""
-    cdef Ctx *c = S.c
-    cdef Grid *g = c.g
-    cdef int a = S.cand.data[parent.cand_base + 2 * (parent.next - 1)]
-    cdef int b = S.cand.data[parent.cand_base + 2 * (parent.next - 1) + 1]
-    cdef int la = S.line[a], lb = S.line[b], HW = g.H * g.W
-    cdef int i, j, m, x, y, t, q, line, nfreed = 0, nreached
-    cdef int depth = c.max_turns // 2     # of the floods from the emptied cells
-    cdef int freed[2]
-    cdef int64_t n = 0
-    cdef const int32_t *gm = S.gm.data + parent.gm_base
-    cdef const int32_t *src
-    if not ivec_reserve(&S.all, f.all_base + 2 * <int64_t>parent.nall + 2):
-        return -2
-    # Kept: a move of the parent whose tiles did not move is still a move (occupancy only
-    # shrinks).
-    src = S.all.data + parent.all_base
-    for i in range(parent.nall):
-        x = src[2 * i]
-        y = src[2 * i + 1]
-        if not moved_line(S, x, a, la, b, lb) and not moved_line(S, y, a, la, b, lb):
-            S.all.data[f.all_base + 2 * n] = x
-            S.all.data[f.all_base + 2 * n + 1] = y
-            n += 1
-    # Listed again: each tile on the removal's lines at or above its cells, with every tile of
-    # its type (a pair of two such tiles from its smaller cell).
-    for i in range(2):
-        if i == 1 and lb == la:
-            break
-        q = a if i == 0 else b
-        if i == 0 and lb == la and (b - a) * S.up < 0:
-            q = b                 # one line: from the lower cell
-        line = S.line[q]
-        while 0 <= q < HW and S.line[q] == line:
-            if not still_time(&c.b):
-                return -1
-            t = g.tid[q]
-            for j in range(g.count[t] if t >= 0 else 0):
-                y = g.pos[g.offset[t] + j]
-                if (y == q or (y < q and moved_line(S, y, a, la, b, lb))
-                        or not link_cells(g, c.w, q, y, c.max_turns)):
-                    continue
-                n = add_move(S, f, n, q, y)
-                if n < 0:
-                    return n
-            q += S.up
-    # Newly joined: a pair of tiles that did not move and was no move before has a path through
-    # a cell the removal emptied; cut there, it is two paths from that cell whose turns add up
-    # to at most max_turns, so the fewest turns from the cell to each tile do too, and one of
-    # them is at most half of max_turns. So a flood that deep from the cell reaches one tile of
-    # the pair, and the other is reached too or lies further (more turns than the flood's depth).
-    # The cells emptied are two (two tiles fewer; occupancy only shrinks), among a, b and the
-    # cells tiles slid from.
-    for i in range(-2, parent.ngm):
-        q = a if i == -2 else b if i == -1 else gm[2 * i]
-        if g.cells[q] == 0 and nfreed < 2:
-            freed[nfreed] = q
-            nfreed += 1
-    for i in range(nfreed):
-        if not still_time(&c.b):
-            return -1
-        nreached = flood_reach(g, &S.flood, freed[i], depth)
-        for j in range(nreached):
-            S.reach_turns[S.flood.cand[j]] = S.flood.cand_turns[j]
-        for j in range(nreached):
-            x = S.flood.cand[j]
-            t = g.tid[x]
-            if t < 0 or moved_line(S, x, a, la, b, lb):
-                continue
-            for m in range(g.count[t]):
-                y = g.pos[g.offset[t] + m]
-                if y == x or moved_line(S, y, a, la, b, lb):
-                    continue
-                if S.flood.mark[y] == S.flood.stamp:
-                    if y < x or S.reach_turns[x] + S.reach_turns[y] > c.max_turns:
-                        continue      # taken from y, or too many turns
-                elif S.reach_turns[x] + depth + 1 > c.max_turns:
-                    continue
-                if listed(S.all.data + f.all_base, n, min(x, y), max(x, y)):
-                    continue
-                if not still_time(&c.b):
-                    return -1
-                if link_cells(g, c.w, x, y, c.max_turns):
-                    n = add_move(S, f, n, x, y)
-                    if n < 0:
-                        return n
-    return n
-
-
 cdef int enter(GSearch *S, GFrame *f, GFrame *parent) noexcept nogil:
     """Enter a position (its sleep set is set; ``parent`` is the frame whose move led here, NULL
     at the root): solved / dead / OPEN with its moves ordered."""
     cdef Ctx *c = S.c
     cdef Grid *g = c.g
-    cdef int64_t i, k, n
+    cdef int64_t i, k, n, kept
     cdef int a = 0, b = 0, left
     cdef int32_t *cand
     cdef const int32_t *moves
@@ -478,7 +357,11 @@ cdef int enter(GSearch *S, GFrame *f, GFrame *parent) noexcept nogil:
         f.ncand = 1
         return OPEN
     if S.kept_moves and parent != NULL and parent.nall >= 0:
-        k = moves_after(S, parent, f)
+        k = moves_after(&S.kept, g, c.w, c.max_turns, &c.b,
+                        S.cand.data[parent.cand_base + 2 * (parent.next - 1)],
+                        S.cand.data[parent.cand_base + 2 * (parent.next - 1) + 1],
+                        S.gm.data + parent.gm_base, parent.ngm,
+                        &S.all, parent.all_base, parent.nall, &S.all, f.all_base, &kept)
     else:
         k = list_moves_grown(g, c.w, c.max_turns, &S.all, f.all_base, &c.b)
     if k == -2 or (k >= 0 and not (grow(<void **>&S.keys, &S.nkeys, k + 1, sizeof(int64_t))
@@ -670,7 +553,7 @@ cdef int hunt(GSearch *S) noexcept nogil:
             S.c.b.stop = ST_MEMORY
             return ST_MEMORY
         S.hunt_ready = True
-    status = hunt_run(&S.H, S.c)
+    status = hunt_run(&S.H, S.c, &S.kept if S.kept_moves else NULL)
     if (status == ST_NODES and S.H.steps >= HUNT_TRIAL
             and 100 * S.H.record < HUNT_KEEP_PERCENT * (S.H.nid // 2)):
         S.hunt = False
@@ -732,14 +615,11 @@ cdef int run_gravity_search(Ctx *c, int64_t memo_entries, uint64_t seed, int opt
     S.z = <uint64_t *>llk_malloc(2 * <size_t>HW * sizeof(uint64_t))
     S.tv = <uint64_t *>llk_malloc((g.ntypes + 1) * sizeof(uint64_t))
     S.line = <int32_t *>llk_malloc(<size_t>HW * sizeof(int32_t))
-    if S.kept_moves:
-        S.reach_turns = <int32_t *>llk_malloc(<size_t>HW * sizeof(int32_t))
     S.trial = <int32_t *>llk_malloc((SAFE_MAX // 2) * S.room * sizeof(int32_t))
     S.frames = <GFrame *>llk_malloc((g.tiles // 2 + 2) * sizeof(GFrame))
     if (S.z == NULL or S.tv == NULL or S.line == NULL or S.trial == NULL or S.frames == NULL
             or not memo_init(&S.memo, memo_entries) or (S.dead and not gdead_init(&S.D, g, S.up))
-            or (S.kept_moves and not flood_alloc(&S.flood, g.H, g.W))
-            or (S.kept_moves and S.reach_turns == NULL)):
+            or (S.kept_moves and not kept_alloc(&S.kept, g.H, g.W, S.line, S.up))):
         status = ST_MEMORY
     else:
         for i in range(HW):
@@ -766,8 +646,7 @@ cdef int run_gravity_search(Ctx *c, int64_t memo_entries, uint64_t seed, int opt
     hunt_free(&S.H)
     llk_free(S.cand.data)
     llk_free(S.all.data)
-    flood_free(&S.flood)
-    llk_free(S.reach_turns)
+    kept_free(&S.kept)
     llk_free(S.asleep_moves.data)
     llk_free(S.gm.data)
     llk_free(S.keys)

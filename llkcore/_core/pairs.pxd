@@ -6,6 +6,7 @@ from .alloc cimport IVec
 from .grid cimport Grid
 from .path cimport PathWork
 from .budget cimport Budget
+from .reach cimport Flood
 
 
 # A type with more tiles than this gets one run flood per tile (reach.pxd) instead of a sweep per
@@ -43,3 +44,26 @@ cdef int64_t list_moves_grown(const Grid *g, PathWork *w, int max_turns, IVec *v
 
 # Same-type pairs on the board: room for every removable pair.
 cdef int64_t pair_capacity(const Grid *g) noexcept nogil
+
+
+# Kept moves (docs/architecture.md, "Kept moves"): under gravity, a position's moves from those
+# of the position before its last removal, instead of a listing afresh (searches and playouts).
+cdef struct KeptWork:
+    const int32_t *line     # H*W: the line gravity moves each cell's tile along (the caller's)
+    int up                  # offset of one cell against gravity
+    Flood flood             # the flood from each cell a removal emptied
+    int32_t *reach_turns    # H*W: the fewest turns from that cell to each tile it reached
+
+# Allocate / free the buffers, all or nothing (False: out of memory, nothing held).
+cdef bint kept_alloc(KeptWork *k, int H, int W, const int32_t *line, int up) noexcept nogil
+cdef void kept_free(KeptWork *k) noexcept nogil
+
+# The moves after removing (a, b), whose gravity moves were gm (ngm (src, dst) pairs; g is the
+# board after it), from the nsrc moves before it at src.data[src_base:], into dst.data[dst_base:]
+# (dst may be src, at a base past the moves read). The moves kept come first, in their order
+# (nkept of them), then the new ones. Returns how many, -1 when ``bud`` said stop, -2 when out
+# of memory.
+cdef int64_t moves_after(KeptWork *k, const Grid *g, PathWork *w, int max_turns, Budget *bud,
+                         int a, int b, const int32_t *gm, int ngm, const IVec *src,
+                         int64_t src_base, int64_t nsrc, IVec *dst, int64_t dst_base,
+                         int64_t *nkept) noexcept nogil

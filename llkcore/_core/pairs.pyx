@@ -6,6 +6,10 @@ gets the run-sweep (cheap rejects first, link_cells); above two turns each tile 
 flood (reach.pyx) that finds every tile it links to and the fewest turns to each, instead of one
 turn-level BFS per pair (docs/architecture.md, "Removable pairs and hints").
 
+Under gravity, ``moves_after`` makes a position's moves from those of the position before its
+last removal, for the gravity search and its certificate hunt (docs/architecture.md, "Kept
+moves").
+
 Every entry point runs under a budget (run.pxd): Ctrl-C in the main thread stops a long call
 and raises KeyboardInterrupt; the state is only read, so nothing changes.
 """
@@ -13,12 +17,12 @@ cimport numpy as cnp
 from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport abs, qsort
 
-from .alloc cimport IVec, ivec_reserve
+from .alloc cimport IVec, ivec_reserve, llk_free, llk_malloc
 from .budget cimport Budget
 from .grid cimport Grid, adjacent, cmp_pair, empty_neighbours
 from .link cimport link_cells, link_sweep
 from .path cimport PathWork, path_search
-from .reach cimport Flood, flood_reach
+from .reach cimport Flood, flood_alloc, flood_free, flood_reach
 from .run cimport budget_raise, budget_start, still_time, still_time_now
 from .state cimport GridState
 
@@ -150,6 +154,138 @@ cdef int64_t pair_capacity(const Grid *g) noexcept nogil:
         n = g.count[t]
         total += n * (n - 1) // 2
     return total
+
+
+# Kept moves (docs/architecture.md, "Kept moves"): a position's moves from its parent's.
+cdef bint kept_alloc(KeptWork *k, int H, int W, const int32_t *line, int up) noexcept nogil:
+    k.line = line
+    k.up = up
+    k.reach_turns = <int32_t *>llk_malloc(<size_t>H * W * sizeof(int32_t))
+    if k.reach_turns == NULL or not flood_alloc(&k.flood, H, W):
+        kept_free(k)
+        return False
+    return True
+
+
+cdef void kept_free(KeptWork *k) noexcept nogil:
+    flood_free(&k.flood)
+    llk_free(k.reach_turns)
+    k.reach_turns = NULL
+
+
+cdef inline bint moved_line(const KeptWork *k, int q, int a, int la, int b, int lb) noexcept nogil:
+    """q is a cell of the removal (a, b) or lies against gravity from one on its line: a tile
+    there may have moved (tiles past a wall on that line are counted too, and merely listed
+    again)."""
+    cdef int lq = k.line[q]
+    return (lq == la and (q - a) * k.up >= 0) or (lq == lb and (q - b) * k.up >= 0)
+
+
+cdef inline bint among(const int32_t *v, int64_t n, int x, int y) noexcept nogil:
+    """(x, y) is one of the n moves in v."""
+    cdef int64_t i
+    for i in range(n):
+        if v[2 * i] == x and v[2 * i + 1] == y:
+            return True
+    return False
+
+
+cdef inline int64_t add_move(IVec *v, int64_t base, int64_t n, int x, int y) noexcept nogil:
+    """Append move (x, y), smaller cell first, to the n moves at v.data[base:]: the new count,
+    or -2 when out of memory."""
+    if not ivec_reserve(v, base + 2 * n + 4):
+        return -2
+    v.data[base + 2 * n] = x if x < y else y
+    v.data[base + 2 * n + 1] = y if x < y else x
+    return n + 1
+
+
+cdef int64_t moves_after(KeptWork *k, const Grid *g, PathWork *w, int max_turns, Budget *bud,
+                         int a, int b, const int32_t *gm, int ngm, const IVec *src,
+                         int64_t src_base, int64_t nsrc, IVec *dst, int64_t dst_base,
+                         int64_t *nkept) noexcept nogil:
+    cdef int la = k.line[a], lb = k.line[b], HW = g.H * g.W
+    cdef int i, j, m, x, y, t, q, line, nfreed = 0, nreached
+    cdef int depth = max_turns // 2       # of the floods from the emptied cells
+    cdef int freed[2]
+    cdef int64_t n = 0
+    cdef const int32_t *from_
+    if not ivec_reserve(dst, dst_base + 2 * nsrc + 2):
+        return -2
+    # Kept: a move of the parent whose tiles did not move is still a move (occupancy only
+    # shrinks). (src may be dst: read it only after dst has its room.)
+    from_ = src.data + src_base
+    for i in range(nsrc):
+        x = from_[2 * i]
+        y = from_[2 * i + 1]
+        if not moved_line(k, x, a, la, b, lb) and not moved_line(k, y, a, la, b, lb):
+            dst.data[dst_base + 2 * n] = x
+            dst.data[dst_base + 2 * n + 1] = y
+            n += 1
+    nkept[0] = n
+    # Listed again: each tile on the removal's lines at or above its cells, with every tile of
+    # its type (a pair of two such tiles from its smaller cell).
+    for i in range(2):
+        if i == 1 and lb == la:
+            break
+        q = a if i == 0 else b
+        if i == 0 and lb == la and (b - a) * k.up < 0:
+            q = b                 # one line: from the lower cell
+        line = k.line[q]
+        while 0 <= q < HW and k.line[q] == line:
+            if not still_time(bud):
+                return -1
+            t = g.tid[q]
+            for j in range(g.count[t] if t >= 0 else 0):
+                y = g.pos[g.offset[t] + j]
+                if (y == q or (y < q and moved_line(k, y, a, la, b, lb))
+                        or not link_cells(g, w, q, y, max_turns)):
+                    continue
+                n = add_move(dst, dst_base, n, q, y)
+                if n < 0:
+                    return n
+            q += k.up
+    # Newly joined: a pair of tiles that did not move and was no move before has a path through
+    # a cell the removal emptied; cut there, it is two paths from that cell whose turns add up
+    # to at most max_turns, so the fewest turns from the cell to each tile do too, and one of
+    # them is at most half of max_turns. So a flood that deep from the cell reaches one tile of
+    # the pair, and the other is reached too or lies further (more turns than the flood's depth).
+    # The cells emptied are two (two tiles fewer; occupancy only shrinks), among a, b and the
+    # cells tiles slid from.
+    for i in range(-2, ngm):
+        q = a if i == -2 else b if i == -1 else gm[2 * i]
+        if g.cells[q] == 0 and nfreed < 2:
+            freed[nfreed] = q
+            nfreed += 1
+    for i in range(nfreed):
+        if not still_time(bud):
+            return -1
+        nreached = flood_reach(g, &k.flood, freed[i], depth)
+        for j in range(nreached):
+            k.reach_turns[k.flood.cand[j]] = k.flood.cand_turns[j]
+        for j in range(nreached):
+            x = k.flood.cand[j]
+            t = g.tid[x]
+            if t < 0 or moved_line(k, x, a, la, b, lb):
+                continue
+            for m in range(g.count[t]):
+                y = g.pos[g.offset[t] + m]
+                if y == x or moved_line(k, y, a, la, b, lb):
+                    continue
+                if k.flood.mark[y] == k.flood.stamp:
+                    if y < x or k.reach_turns[x] + k.reach_turns[y] > max_turns:
+                        continue      # taken from y, or too many turns
+                elif k.reach_turns[x] + depth + 1 > max_turns:
+                    continue
+                if among(dst.data + dst_base, n, min(x, y), max(x, y)):
+                    continue
+                if not still_time(bud):
+                    return -1
+                if link_cells(g, w, x, y, max_turns):
+                    n = add_move(dst, dst_base, n, x, y)
+                    if n < 0:
+                        return n
+    return n
 
 
 cdef int min_turns(const Grid *g, int pa, int pb, int max_turns) noexcept nogil:

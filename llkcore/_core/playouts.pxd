@@ -4,6 +4,7 @@
 from libc.stdint cimport int32_t, int64_t, uint64_t
 
 from .alloc cimport IVec
+from .pairs cimport KeptWork
 from .run cimport Ctx
 
 # Levels of the hunt's nesting above the playouts, and runs of each level per run of the level
@@ -23,7 +24,10 @@ cdef struct Hunt:
     double *weights         # mask + 1: exp of level 1's policy, which the playouts draw by
     double *weight          # the moves of one step: the weight of each
     int64_t nweight
-    IVec moves              # the moves of one step
+    IVec moves              # the moves of one step, sorted
+    IVec root_moves         # the root's (listed at the first playout) ...
+    int64_t nroot           # ... how many (-1: not yet)
+    IVec kept               # the next step's moves from these (kept moves), before sorting
     IVec log                # the playout's removals, to take them back
     IVec seq[HUNT_LEVELS + 1]   # the best playout of each level's run (seq[0]: the last one)
     int best[HUNT_LEVELS + 1]   # its pairs removed (-1: none yet)
@@ -38,5 +42,6 @@ cdef bint hunt_init(Hunt *h, Ctx *c, uint64_t seed) noexcept nogil
 cdef void hunt_free(Hunt *h) noexcept nogil
 # Go on with the hunt under c's budget (a node is a removal played): ST_SOLVED with the
 # certificate recorded in c, or the budget's stop (ST_NODES, ST_TIME, ...), or ST_MEMORY. The
-# board is left as it was; a later call goes on where this one stopped.
-cdef int hunt_run(Hunt *h, Ctx *c) noexcept nogil
+# board is left as it was; a later call goes on where this one stopped. ``kept``: buffers for
+# a step's moves from the step before's (pairs.pxd), or NULL to list each step's afresh.
+cdef int hunt_run(Hunt *h, Ctx *c, KeptWork *kept) noexcept nogil

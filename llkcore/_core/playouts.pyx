@@ -13,7 +13,8 @@ known certificate still clears a position.
 
 The certificate hunt (``hunt_*``, declared in playouts.pxd) plays policy-adapted playouts for the
 gravity search between its rounds: nested rollout policy adaptation, whose playouts draw each
-removal by a learnt weight instead of uniformly (docs/architecture.md, "The certificate hunt").
+removal by a learnt weight instead of uniformly (docs/architecture.md, "The certificate hunt"),
+from a step's moves kept from the step before's when the search lends its buffers ("Kept moves").
 """
 cimport numpy as cnp
 from libc.math cimport exp
@@ -26,7 +27,7 @@ from .gravity cimport put_pair, slide_room, take_pair
 from .grid cimport Grid, cmp_pair, llk_now
 from .link cimport can_link, link_cells
 from .memo cimport mix64
-from .pairs cimport list_moves_grown
+from .pairs cimport KeptWork, list_moves_grown, moves_after
 from .path cimport PathWork
 from .rng cimport rng_below, rng_next
 from .run cimport ST_MEMORY, ST_SOLVED, Budget, Ctx, record, spend, still_time
@@ -396,6 +397,7 @@ cdef bint hunt_init(Hunt *h, Ctx *c, uint64_t seed) noexcept nogil:
             h.nid += 1
         else:
             h.root_ident[p] = -1
+    h.nroot = -1
     h.rng[0] = mix64(seed + 1)
     h.rng[1] = mix64(seed + 2)
     h.rng[2] = mix64(seed + 3)
@@ -414,19 +416,72 @@ cdef void hunt_free(Hunt *h) noexcept nogil:
     llk_free(h.weights)
     llk_free(h.weight)
     llk_free(h.moves.data)
+    llk_free(h.root_moves.data)
+    llk_free(h.kept.data)
     llk_free(h.log.data)
     for level in range(HUNT_LEVELS + 1):
         llk_free(h.seq[level].data)
     memset(h, 0, sizeof(Hunt))
 
 
-cdef int hunt_playout(Hunt *h, Ctx *c) noexcept nogil:
+cdef void merge_moves(const int32_t *x, int64_t nx, const int32_t *y, int64_t ny,
+                      int32_t *out) noexcept nogil:
+    """Merge two sorted lists of moves (cmp_pair order) into ``out``."""
+    cdef int64_t i = 0, j = 0, n = 0
+    while i < nx or j < ny:
+        if j == ny or (i < nx and cmp_pair(x + 2 * i, y + 2 * j) < 0):
+            out[2 * n] = x[2 * i]
+            out[2 * n + 1] = x[2 * i + 1]
+            i += 1
+        else:
+            out[2 * n] = y[2 * j]
+            out[2 * n + 1] = y[2 * j + 1]
+            j += 1
+        n += 1
+
+
+cdef int64_t step_moves(Hunt *h, Ctx *c, KeptWork *kept, int steps, int a, int b,
+                        int64_t gm_at, int ngm, int64_t before) noexcept nogil:
+    """The moves of a playout's step into h.moves, sorted, so that a draw depends on the
+    position alone: the root's listed once, later ones from the step before's (``before``
+    moves, then (a, b) removed with ngm gravity moves at h.log.data[gm_at:]) when ``kept`` is
+    given. How many, -1 when the budget said stop, -2 out of memory."""
+    cdef int64_t k, nkept
+    if steps == 0 and h.nroot >= 0:
+        k = h.nroot
+        if not ivec_reserve(&h.moves, 2 * k + 2):
+            return -2
+        memcpy(h.moves.data, h.root_moves.data, <size_t>(2 * k) * sizeof(int32_t))
+        return k
+    if steps == 0 or kept == NULL:
+        k = all_moves(c.g, c.w, c.max_turns, &h.moves, &c.b)
+        if k < 0:
+            return -2 if k == -1 else -1
+        if steps == 0:
+            if not ivec_reserve(&h.root_moves, 2 * k + 2):
+                return -2
+            memcpy(h.root_moves.data, h.moves.data, <size_t>(2 * k) * sizeof(int32_t))
+            h.nroot = k
+        return k
+    # The kept moves keep the sorted order of the list they come from; the new ones are few.
+    k = moves_after(kept, c.g, c.w, c.max_turns, &c.b, a, b, h.log.data + gm_at, ngm,
+                    &h.moves, 0, before, &h.kept, 0, &nkept)
+    if k < 0:
+        return k
+    if not ivec_reserve(&h.moves, 2 * k + 2):
+        return -2
+    qsort(h.kept.data + 2 * nkept, k - nkept, 2 * sizeof(int32_t), cmp_pair)
+    merge_moves(h.kept.data, nkept, h.kept.data + 2 * nkept, k - nkept, h.moves.data)
+    return k
+
+
+cdef int hunt_playout(Hunt *h, Ctx *c, KeptWork *kept) noexcept nogil:
     """One playout from the root under the policy of level 1 (its weights, h.weights), recorded
     in h.seq[0] (HUNT_REC ints and the codes of the step's moves, a step); the board is taken
     back. Returns the pairs removed, -1 when the budget stopped it, -2 out of memory."""
     cdef Grid *g = c.g
-    cdef int steps = 0, result = 0, i, k, n, a, b, src
-    cdef int64_t listed
+    cdef int steps = 0, result = 0, i, k = 0, n = 0, a = 0, b = 0
+    cdef int64_t listed, src = 0
     cdef int32_t *rec
     cdef const int32_t *gm
     cdef double total, u
@@ -437,10 +492,9 @@ cdef int hunt_playout(Hunt *h, Ctx *c) noexcept nogil:
             result = -1
             break
         h.steps += 1
-        # Sorted, so that a draw depends on the position alone (not on the type index).
-        listed = all_moves(g, c.w, c.max_turns, &h.moves, &c.b)
+        listed = step_moves(h, c, kept, steps, a, b, src, n, k)
         if listed < 0:
-            result = -2 if listed == -1 else -1
+            result = listed
             break
         if listed == 0:
             break
@@ -467,7 +521,7 @@ cdef int hunt_playout(Hunt *h, Ctx *c) noexcept nogil:
         rec[2] = rec[HUNT_REC + i]
         rec[3] = k
         h.seq[0].n += HUNT_REC + k
-        src = <int>h.log.n
+        src = h.log.n
         n = logged_take(g, a, b, c.gravity, &h.log)
         if n < 0:
             result = -2
@@ -514,12 +568,12 @@ cdef void adapt(Hunt *h, double *pol, const IVec *seq) noexcept nogil:
             at += HUNT_REC + rec[3]
 
 
-cdef int hunt_run(Hunt *h, Ctx *c) noexcept nogil:
+cdef int hunt_run(Hunt *h, Ctx *c, KeptWork *kept) noexcept nogil:
     cdef int r, level, low, score
     cdef int64_t at
     cdef IVec *src
     while True:
-        r = hunt_playout(h, c)
+        r = hunt_playout(h, c, kept)
         if r == -2:
             c.b.stop = ST_MEMORY
             return ST_MEMORY
