@@ -15,10 +15,11 @@ Occupancy only shrinks. A removal empties the top cell of each segment it touche
 only tiles of those segments, so a path that was clear stays clear.
 
 Kept moves (OPT_NO_KEPT_MOVES off). A position's moves come from its parent's (moves_after,
-pairs.pyx; the hunt's playouts use it too) instead of a listing afresh: a move whose tiles did not move is still a move; the tiles on the
-removal's lines at or above its cells are tested again; and a pair that links now and did not
-before has a path through one of the two cells the removal emptied, so a flood of half the turns
-from those cells reaches one of its tiles. The same moves, so the same search node for node.
+pairs.pyx; the hunt's playouts use it too) instead of a listing afresh: a move whose tiles did
+not move is still a move; the tiles on the removal's lines at or above its cells are tested
+again; and a pair that links now and did not before has a path through one of the two cells the
+removal emptied, so a flood of half the turns from those cells reaches one of its tiles. The
+same moves, so the same search node for node.
 
 Safe clearing (OPT_NO_SAFE off). If every tile of a type t (at most SAFE_MAX of them) is "on
 top" (each tile above it in its segment is of type t too) and t's tiles can clear each other now,
@@ -309,7 +310,7 @@ cdef int enter(GSearch *S, GFrame *f, GFrame *parent) noexcept nogil:
     at the root): solved / dead / OPEN with its moves ordered."""
     cdef Ctx *c = S.c
     cdef Grid *g = c.g
-    cdef int64_t i, k, n, kept
+    cdef int64_t i, k, n, nkept
     cdef int a = 0, b = 0, left
     cdef int32_t *cand
     cdef const int32_t *moves
@@ -361,7 +362,7 @@ cdef int enter(GSearch *S, GFrame *f, GFrame *parent) noexcept nogil:
                         S.cand.data[parent.cand_base + 2 * (parent.next - 1)],
                         S.cand.data[parent.cand_base + 2 * (parent.next - 1) + 1],
                         S.gm.data + parent.gm_base, parent.ngm,
-                        &S.all, parent.all_base, parent.nall, &S.all, f.all_base, &kept)
+                        &S.all, parent.all_base, parent.nall, &S.all, f.all_base, &nkept)
     else:
         k = list_moves_grown(g, c.w, c.max_turns, &S.all, f.all_base, &c.b)
     if k == -2 or (k >= 0 and not (grow(<void **>&S.keys, &S.nkeys, k + 1, sizeof(int64_t))
