@@ -1,0 +1,63 @@
+"""bench/fractions.py's retry of the deals left UNKNOWN: each deal counts by its last answer, and
+the table's limit column says how many deals had the second limit."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+import llkcore as llk
+
+SCRIPT = Path(__file__).resolve().parents[1] / "bench" / "fractions.py"
+
+
+@pytest.fixture()
+def fractions(monkeypatch):
+    spec = importlib.util.spec_from_file_location("fractions_script", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    calls = []
+
+    def solve_deal(rows, cols, gravity, seed, time_limit):
+        # Odd seeds are open under the short limit; with the long one, seeds 1 and 5 are solvable
+        # and the rest unsolvable.
+        calls.append((seed, time_limit))
+        if seed % 2 == 0:
+            verdict = llk.Verdict.SOLVABLE
+        elif time_limit < 5:
+            verdict = llk.Verdict.UNKNOWN
+        else:
+            verdict = llk.Verdict.SOLVABLE if seed in (1, 5) else llk.Verdict.UNSOLVABLE
+        return {"rows": rows, "cols": cols, "gravity": gravity, "seed": seed,
+                "time_limit": time_limit, "verdict": int(verdict), "reason": "",
+                "nodes": 1, "seconds": time_limit / 2, "freedom": False}
+
+    monkeypatch.setattr(module, "solve_deal", solve_deal)
+    module.calls = calls
+    return module
+
+
+def test_only_the_deals_left_unknown_are_solved_again(fractions, tmp_path):
+    cases = [(9, 16, "down", s) for s in range(8)]
+    results = str(tmp_path / "r.jsonl")
+    first = fractions.run(cases, 1.0, 1, results, progress=False)
+    recs = fractions.retry_unknown(cases, first, 60.0, 1, results)
+    assert sorted(s for s, limit in fractions.calls if limit == 60.0) == [1, 3, 5, 7]
+    assert [r["seed"] for r in recs] == list(range(8))
+    assert [r["verdict"] for r in recs] == [1, 1, 1, 0, 1, 1, 1, 0]
+    row = fractions.table([("16x9", "down", recs)]).splitlines()[2]
+    assert "75.0%" in row and "| 1 s; 60 s for the 4 left unknown |" in row
+    # A rerun with the same results file solves nothing again.
+    del fractions.calls[:]
+    again = fractions.retry_unknown(cases, fractions.run(cases, 1.0, 1, results, progress=False),
+                                    60.0, 1, results)
+    assert fractions.calls == [] and again == recs
+
+
+def test_without_unknown_deals_nothing_is_retried(fractions):
+    cases = [(9, 16, None, s) for s in (0, 2, 4)]
+    recs = fractions.run(cases, 1.0, 1, None, progress=False)
+    assert fractions.retry_unknown(cases, recs, 60.0, 1, None) is recs
+    assert fractions.calls == [(0, 1.0), (2, 1.0), (4, 1.0)]
+    assert fractions.table([("16x9", None, recs)]).splitlines()[2].endswith("| 1 s |")
