@@ -185,6 +185,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--gravity", nargs="+", choices=["none", "down"], help="only these")
     ap.add_argument("--results", help="JSON-lines file of per-deal results (read and appended)")
     args = ap.parse_args(argv)
+    if args.retry_unknown is not None and args.retry_unknown <= max(args.time_limit,
+                                                                    args.large_time_limit):
+        ap.error("--retry-unknown must be longer than --time-limit and --large-time-limit")
     sizes = [s for s in SIZES if not args.sizes or s[0] in args.sizes]
     gravities = [None if g == "none" else g for g in args.gravity] if args.gravity else list(GRAVITIES)
     groups = []

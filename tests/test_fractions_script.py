@@ -61,3 +61,10 @@ def test_without_unknown_deals_nothing_is_retried(fractions):
     assert fractions.retry_unknown(cases, recs, 60.0, 1, None) is recs
     assert fractions.calls == [(1, 1.0), (3, 1.0), (5, 1.0)]
     assert fractions.table([("16x9", None, recs)]).splitlines()[2].endswith("| 1 s |")
+
+
+def test_a_retry_no_longer_than_the_first_limit_is_refused(fractions, capsys):
+    with pytest.raises(SystemExit):
+        fractions.main(["--retry-unknown", "10", "--sizes", "14x6"])
+    assert "--retry-unknown must be longer" in capsys.readouterr().err
+    assert fractions.calls == []
