@@ -145,8 +145,8 @@ def retry_unknown(cases: Sequence[Tuple[int, int, Optional[str], int]], recs: Li
     if not unknown:
         return recs
     print(f"  {len(unknown)} left unknown: {time_limit:g} s each", file=sys.stderr, flush=True)
-    again = {r["seed"]: r for r in run(unknown, time_limit, workers, results, progress=False)}
-    return [again.get(r["seed"], r) for r in recs]
+    again = dict(zip(unknown, run(unknown, time_limit, workers, results, progress=False)))
+    return [again.get(c, r) for c, r in zip(cases, recs)]
 
 
 def table(rows: Iterable[Tuple[str, Optional[str], List[dict]]]) -> str:
