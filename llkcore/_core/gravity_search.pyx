@@ -341,14 +341,14 @@ cdef int enter(GSearch *S, GFrame *f, GFrame *parent) noexcept nogil:
         left = gdead_probe(&S.D, g, c.w, c.max_turns, &c.b)
         gdead_unpair(&S.D, g)     # the pairings it fixed name the root's cells
     if left > 0:
-        memo_put(&S.memo, f.k0, f.k1)
+        memo_put(&S.memo, f.k0, f.k1, 0)
         return ST_DEAD
     if c.b.stop:
         return c.b.stop
     if S.safe and safe_move(S, &a, &b):
         if f.nsleep and asleep(S, f, a, b):
             # Its child is dead (an asleep move), and this position stands or falls with it.
-            memo_put(&S.memo, f.k0, f.k1)
+            memo_put(&S.memo, f.k0, f.k1, 0)
             return ST_DEAD
         if not ivec_reserve(&S.cand, f.cand_base + 2):
             c.b.stop = ST_MEMORY
@@ -386,7 +386,7 @@ cdef int enter(GSearch *S, GFrame *f, GFrame *parent) noexcept nogil:
         S.keys[n] = (move_score(S, a, b) << 42) | (<int64_t>a << 21) | b
         n += 1
     if n == 0:
-        memo_put(&S.memo, f.k0, f.k1)
+        memo_put(&S.memo, f.k0, f.k1, 0)
         return ST_DEAD
     qsort(S.keys, n, sizeof(int64_t), cmp_i64)
     for i in range(n):
@@ -524,7 +524,9 @@ cdef int search(GSearch *S) noexcept nogil:
                 applied = depth + 1
                 break             # solved, or a budget ran out
         else:
-            memo_put(&S.memo, f.k0, f.k1)
+            # Its subtree's nodes as the entry's work: at the table's cap, positions that took
+            # long to prove push out those that would be cheap to prove again (memo.pxd).
+            memo_put(&S.memo, f.k0, f.k1, c.b.nodes - f.entered)
             depth -= 1
             if depth >= 0:
                 take_back(S, &S.frames[depth])

@@ -13,9 +13,13 @@ cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
     return x ^ (x >> 31)
 
 
-# A set of 128-bit keys (two words; (0, 0) is never stored) in buckets of two, newest first.
-# It starts small and doubles while more than half full, up to ``max_buckets``; at the cap a new
-# key replaces the oldest of its bucket, so memory never grows past the cap.
+# A set of 128-bit keys (two words; (0, 0) is never stored) in buckets of two. It starts small
+# and doubles while more than half full, up to ``max_buckets``, so memory never grows past the cap.
+# Each entry carries a weight, the bit length of the work that proved it (memo_put): slot 0 holds
+# the entry of most work, slot 1 the newest other one, so at the cap a new key replaces slot 1
+# unless it has at least slot 0's weight (then slot 0 moves to slot 1). With every weight 0 this
+# is newest first, oldest dropped. The weight lives in the top MEMO_WEIGHT_BITS bits of the
+# second word, so keys match on the other 122 bits (docs/architecture.md, "Memory").
 cdef struct Memo:
     uint64_t *keys          # 4 words per bucket; (0, 0) = an empty slot
     int64_t nbuckets        # power of two
@@ -23,8 +27,17 @@ cdef struct Memo:
     int64_t used
 
 
+cdef enum:
+    MEMO_WEIGHT_BITS = 6
+
+
+cdef inline uint64_t memo_key_bits(uint64_t k1) noexcept nogil:
+    """The part of a key's second word that is matched (the rest holds the entry's weight)."""
+    return k1 & ((<uint64_t>1 << (64 - MEMO_WEIGHT_BITS)) - 1)
+
+
 cdef bint memo_init(Memo *m, int64_t max_entries) noexcept nogil
-cdef void memo_put(Memo *m, uint64_t k0, uint64_t k1) noexcept nogil
+cdef void memo_put(Memo *m, uint64_t k0, uint64_t k1, int64_t work) noexcept nogil
 cdef void memo_free(Memo *m) noexcept nogil
 
 
@@ -36,4 +49,5 @@ cdef inline void memo_prefetch(const Memo *m, uint64_t k0) noexcept nogil:
 
 cdef inline bint memo_has(const Memo *m, uint64_t k0, uint64_t k1) noexcept nogil:
     cdef uint64_t *b = m.keys + 4 * (k0 & <uint64_t>(m.nbuckets - 1))
-    return (b[0] == k0 and b[1] == k1) or (b[2] == k0 and b[3] == k1)
+    cdef uint64_t k = memo_key_bits(k1)
+    return (b[0] == k0 and memo_key_bits(b[1]) == k) or (b[2] == k0 and memo_key_bits(b[3]) == k)

@@ -2,3 +2,5 @@
 
 #: Default cap of the dead-state table, in entries of 16 bytes.
 MEMO_ENTRIES: int
+
+def kept_after(puts: list[tuple[int, int, int]], max_entries: int) -> list[bool]: ...

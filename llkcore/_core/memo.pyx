@@ -36,26 +36,34 @@ cdef void memo_free(Memo *m) noexcept nogil:
     m.keys = NULL
 
 
-cdef void memo_insert(Memo *m, uint64_t *keys, int64_t nbuckets, uint64_t k0, uint64_t k1) noexcept nogil:
-    """Newest entry first in its bucket; the older one moves to slot 1, the oldest is dropped."""
+cdef void memo_insert(Memo *m, uint64_t *keys, int64_t nbuckets, uint64_t k0, uint64_t k1,
+                      uint64_t weight) noexcept nogil:
+    """Slot 0 keeps the entry of most work, slot 1 the newest other one (memo.pxd); k1 has only
+    its key bits."""
     cdef uint64_t *b = keys + 4 * (k0 & <uint64_t>(nbuckets - 1))
-    if (b[0] == k0 and b[1] == k1) or (b[2] == k0 and b[3] == k1):
+    cdef uint64_t w1 = k1 | (weight << (64 - MEMO_WEIGHT_BITS))
+    if ((b[0] == k0 and memo_key_bits(b[1]) == k1)
+            or (b[2] == k0 and memo_key_bits(b[3]) == k1)):
         return
     if b[0] == 0 and b[1] == 0:
         b[0] = k0
-        b[1] = k1
+        b[1] = w1
         m.used += 1
         return
     if b[2] == 0 and b[3] == 0:
         m.used += 1
-    b[2] = b[0]
-    b[3] = b[1]
-    b[0] = k0
-    b[1] = k1
+    if weight >= b[1] >> (64 - MEMO_WEIGHT_BITS):
+        b[2] = b[0]
+        b[3] = b[1]
+        b[0] = k0
+        b[1] = w1
+    else:
+        b[2] = k0
+        b[3] = w1
 
 
 cdef inline void bucket_add(uint64_t *b, uint64_t k0, uint64_t k1) noexcept nogil:
-    """Into a bucket being refilled newest first: the first free slot."""
+    """Into a bucket being refilled in slot order: the first free slot."""
     if b[0] == 0 and b[1] == 0:
         b[0] = k0
         b[1] = k1
@@ -66,7 +74,7 @@ cdef inline void bucket_add(uint64_t *b, uint64_t k0, uint64_t k1) noexcept nogi
 
 cdef bint memo_double(Memo *m) noexcept nogil:
     """Double the buckets in place: bucket i keeps the keys whose bit ``nbuckets`` is 0 and
-    hands the others to bucket i + nbuckets, each in its recency order. False (table unchanged)
+    hands the others to bucket i + nbuckets, each in its slot order. False (table unchanged)
     when the memory cannot be had."""
     cdef int64_t nb = m.nbuckets, words = 4 * nb, i
     cdef uint64_t *b
@@ -91,11 +99,33 @@ cdef bint memo_double(Memo *m) noexcept nogil:
     return True
 
 
-cdef void memo_put(Memo *m, uint64_t k0, uint64_t k1) noexcept nogil:
-    """Remember a dead state. Growing is best effort: if the bigger table cannot be had, the
-    current one keeps working (and replaces old entries sooner)."""
+cdef void memo_put(Memo *m, uint64_t k0, uint64_t k1, int64_t work) noexcept nogil:
+    """Remember a dead state that took ``work`` (nodes of its subtree; 0 when it costs nothing to
+    find again): at the cap, entries of more work push out those of less (memo.pxd). Growing is
+    best effort: if the bigger table cannot be had, the current one keeps working (and replaces
+    old entries sooner)."""
+    cdef uint64_t weight = 0
+    k1 = memo_key_bits(k1)
     if k0 == 0 and k1 == 0:
         return
+    while work > 0 and weight < (1 << MEMO_WEIGHT_BITS) - 1:
+        weight += 1
+        work >>= 1
     if m.used > m.nbuckets and m.nbuckets < m.max_buckets:
         memo_double(m)
-    memo_insert(m, m.keys, m.nbuckets, k0, k1)
+    memo_insert(m, m.keys, m.nbuckets, k0, k1, weight)
+
+
+def kept_after(puts, int64_t max_entries):
+    """Test hook: put each (k0, k1, work) of ``puts`` into a new table capped at ``max_entries``
+    and return, for each, whether the table still has it."""
+    cdef Memo m
+    cdef uint64_t k0, k1
+    if not memo_init(&m, max_entries):
+        raise MemoryError()
+    try:
+        for k0, k1, work in puts:
+            memo_put(&m, k0, k1, work)
+        return [bool(memo_has(&m, k0, k1)) for k0, k1, _ in puts]
+    finally:
+        memo_free(&m)

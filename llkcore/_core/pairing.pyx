@@ -491,11 +491,11 @@ cdef int xenter(Pairing *E, Frame *f) noexcept nogil:
                 return OPEN
             if probed == PROBE_FORCED:
                 continue
-            memo_put(&E.memo, E.k0, E.k1)
+            memo_put(&E.memo, E.k0, E.k1, 0)
             if E.cbj:
                 conf_all(E, E.conf)      # a probing proof rests on every decision above
             return ST_DEAD
-        memo_put(&E.memo, E.k0, E.k1)
+        memo_put(&E.memo, E.k0, E.k1, 0)
         if E.cbj:
             stuck_conflict(E)
         return ST_DEAD
@@ -538,7 +538,7 @@ cdef int run_exact_pairing(Pairing *E) noexcept nogil:
         else:
             # Every partner failed: this node is dead, for the union of its children's reasons
             # and for whatever narrowed the partners it tried: the earlier commitments of x's type.
-            memo_put(&E.memo, f.k0, f.k1)
+            memo_put(&E.memo, f.k0, f.k1, 0)
             if depth == 0:
                 return ST_DEAD
             cf = E.cfpool + depth * E.nwords
@@ -554,7 +554,7 @@ cdef int run_exact_pairing(Pairing *E) noexcept nogil:
             # The death did not rest on the decision at this level: every alternative dies
             # the same way, so the parent node is dead too. Jump over it.
             f = &E.frames[lev - 1]
-            memo_put(&E.memo, f.k0, f.k1)
+            memo_put(&E.memo, f.k0, f.k1, 0)
             undo_to(E, f.ev_mark)
             if lev - 1 == 0:
                 return ST_DEAD
