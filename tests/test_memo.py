@@ -16,10 +16,12 @@ def test_the_entry_of_most_work_outlives_newer_cheap_ones():
 
 
 def test_a_heavier_newcomer_takes_over_and_the_old_one_becomes_the_spare():
-    # 2 outweighs 1, so 1 moves to the spare slot, which the cheap 3 then takes.
-    assert kept_after([(1, 1, 10), (2, 2, 100), (3, 3, 0)], ONE_BUCKET) == [False, True, True]
+    # 2 outweighs 1, so 1 moves to the spare slot, which the cheap 3 and then 4 take: 2 stays.
+    puts = [(1, 1, 10), (2, 2, 100), (3, 3, 0), (4, 4, 0)]
+    assert kept_after(puts, ONE_BUCKET) == [False, True, False, True]
     # Equal work (the same bit length) counts as heavier: the newer one takes over.
-    assert kept_after([(1, 1, 8), (2, 2, 15), (3, 3, 0)], ONE_BUCKET) == [False, True, True]
+    puts = [(1, 1, 8), (2, 2, 15), (3, 3, 0), (4, 4, 0)]
+    assert kept_after(puts, ONE_BUCKET) == [False, True, False, True]
 
 
 def test_the_weight_bits_are_not_part_of_the_key():
