@@ -11,6 +11,7 @@ from libc.stdint cimport int64_t, uint64_t
 from libc.string cimport memset
 
 from .alloc cimport grow, llk_calloc, llk_free
+from .grid cimport llk_clz64
 
 #: Default cap of the dead-state table, in entries (16 bytes each): 2**21 entries = 32 MiB.
 MEMO_ENTRIES = 1 << 21
@@ -36,14 +37,12 @@ cdef void memo_free(Memo *m) noexcept nogil:
     m.keys = NULL
 
 
-cdef void memo_insert(Memo *m, uint64_t *keys, int64_t nbuckets, uint64_t k0, uint64_t k1,
-                      uint64_t weight) noexcept nogil:
+cdef void memo_insert(Memo *m, uint64_t k0, uint64_t k1, uint64_t weight) noexcept nogil:
     """Slot 0 keeps the entry of most work, slot 1 the newest other one (memo.pxd); k1 has only
     its key bits."""
-    cdef uint64_t *b = keys + 4 * (k0 & <uint64_t>(nbuckets - 1))
+    cdef uint64_t *b = m.keys + 4 * (k0 & <uint64_t>(m.nbuckets - 1))
     cdef uint64_t w1 = k1 | (weight << (64 - MEMO_WEIGHT_BITS))
-    if ((b[0] == k0 and memo_key_bits(b[1]) == k1)
-            or (b[2] == k0 and memo_key_bits(b[3]) == k1)):
+    if memo_has(m, k0, k1):
         return
     if b[0] == 0 and b[1] == 0:
         b[0] = k0
@@ -104,16 +103,14 @@ cdef void memo_put(Memo *m, uint64_t k0, uint64_t k1, int64_t work) noexcept nog
     find again): at the cap, entries of more work push out those of less (memo.pxd). Growing is
     best effort: if the bigger table cannot be had, the current one keeps working (and replaces
     old entries sooner)."""
-    cdef uint64_t weight = 0
+    # The bit length of a positive int64 is at most 63, so it fits MEMO_WEIGHT_BITS.
+    cdef uint64_t weight = 0 if work <= 0 else <uint64_t>(64 - llk_clz64(<uint64_t>work))
     k1 = memo_key_bits(k1)
     if k0 == 0 and k1 == 0:
         return
-    while work > 0 and weight < (1 << MEMO_WEIGHT_BITS) - 1:
-        weight += 1
-        work >>= 1
     if m.used > m.nbuckets and m.nbuckets < m.max_buckets:
         memo_double(m)
-    memo_insert(m, m.keys, m.nbuckets, k0, k1, weight)
+    memo_insert(m, k0, k1, weight)
 
 
 def kept_after(puts, int64_t max_entries):
