@@ -19,7 +19,7 @@ from ._core import state as _state
 from ._core.reader import GridReader
 from ._core.state import MAX_SIDE, GridState
 from ._insight import Hint, Traps
-from .checks import flag, is_array, point as check_point, seconds as check_seconds
+from .checks import flag, integer, is_array, point as check_point, seconds as check_seconds
 from .coords import Move, Point, cells_of, moves_of, point_of, points_of
 from .errors import BoardError, CoordinateError, IllegalMove
 from . import saving
@@ -429,11 +429,11 @@ class Board:
     def slides(self, step: int = -1) -> List[Tuple[Point, Point]]:
         """The gravity moves of a removal in the history (the last by default), in the order they
         were applied: [((row, col) from, (row, col) to), ...]; empty without gravity."""
+        step = integer(step, "step")
         removals = [r for r in list(self._undo) if r[0] != _SHUFFLE]
-        try:
-            record = removals[step]
-        except (IndexError, TypeError):
-            raise IndexError(f"no removal {step!r} in a history of {len(removals)}") from None
+        if not -len(removals) <= step < len(removals):
+            raise IndexError(f"no removal {step} in a history of {len(removals)}")
+        record = removals[step]
         return [(self._point(s), self._point(d)) for s, d in record[3].tolist()]
 
     # ---- play-time insight: the solver's view of the position (_insight.py; docs/architecture.md, "Play-time insight") ----

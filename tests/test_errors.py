@@ -231,6 +231,18 @@ def test_remove_with_a_bad_point_is_illegal_move(point):
     assert board.grid.tolist() == GOOD and board.history == []
 
 
+@pytest.mark.parametrize("step, exc", [("x", TypeError), (1.0, TypeError), (True, TypeError),
+                                       (slice(0, 1), TypeError), (None, TypeError),
+                                       (1, IndexError), (-2, IndexError), (2**70, IndexError)],
+                         ids=repr)
+def test_slides_of_a_bad_step(step, exc):
+    board = llk.Board([[1, 0], [2, 0], [1, 2]], rules=llk.Rules(gravity="down"))
+    board.remove((0, 0), (2, 0))
+    assert board.slides(0) == board.slides(-1) == [((1, 0), (2, 0))]
+    with pytest.raises(exc, match="step|removal"):
+        board.slides(step)
+
+
 # ---------------------------------------------------------------------------------------------
 # Rules
 # ---------------------------------------------------------------------------------------------
