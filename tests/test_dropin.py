@@ -202,6 +202,9 @@ def test_labels_that_are_ints_and_bad_labels():
     with pytest.raises(llk.CoordinateError):
         board.label_at((5, 5))
     assert llk.Board([[3, 0]]).label_at((0, 0)) == 3 and llk.Board([[3, 0]]).labels is None
+    # Labels are dict keys: those Python calls equal are one type (the README says so).
+    merged = llk.Board.from_labels([[1, 1.0], [True, "a"], ["a", None]], empty=None)
+    assert merged.grid.tolist() == [[1, 1], [1, 2], [2, 0]] and merged.labels == {0: None, 1: 1, 2: "a"}
 
 
 @pytest.mark.parametrize("grid", [np.array(1), np.array([np.array(2), np.array(3)], dtype=object),
