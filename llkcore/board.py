@@ -497,6 +497,17 @@ class Board:
     def __deepcopy__(self, memo: dict) -> "Board":
         return self.copy()
 
+    def _clears(self, moves: Sequence[Move]) -> bool:
+        """Do ``moves`` (pairs of points), replayed on a copy, clear this position? Every move
+        must be legal when played. ``verify`` and loading a saved certificate (saving.py) ask."""
+        work = self.copy()
+        for a, b in moves:
+            try:
+                work.remove(a, b)
+            except (IllegalMove, CoordinateError):
+                return False
+        return work.tiles_left == 0
+
     def copy(self) -> "Board":
         """An independent copy (grid, index, history, certificate, labels, seed)."""
         other = Board.__new__(Board)
@@ -527,12 +538,12 @@ class Board:
 
     def __reduce__(self):
         # Pickling ships the saved document (grids as arrays); unpickling replays its history
-        # exactly as from_json does.
+        # exactly as from_json does, all but the certificates' replay (saving.restore).
         return (type(self)._restore, (saving.document(self, arrays=True),))
 
     @classmethod
     def _restore(cls, document: dict) -> "Board":
-        return saving.restore(document, cls)
+        return saving.restore(document, cls, check_certificates=False)
 
     def _history_steps(self) -> Tuple[np.ndarray, Optional[List[Move]], list, list]:
         """(start grid, start certificate, steps made oldest first, steps undone next first),

@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import math
 import operator
-from typing import TYPE_CHECKING, Any, Dict, Hashable, List, Optional, Type, Union
+from typing import TYPE_CHECKING, Any, Dict, Hashable, List, Optional, Tuple, Type, Union
 
 import numpy as np
 
@@ -155,10 +155,12 @@ def is_document(data: Any) -> bool:
     return isinstance(data, dict) and "format" in data
 
 
-def restore(data: Any, board_class: Type["Board"]) -> "Board":
+def restore(data: Any, board_class: Type["Board"], check_certificates: bool = True) -> "Board":
     """The Board (of ``board_class``: saving sits below board.py, which passes its class in) a
     saved document describes (lists or arrays for grids); BoardError if it is malformed, of
-    another format or of a newer version."""
+    another format or of a newer version. ``check_certificates``: replay every certificate
+    (_check_certificates); unpickling skips it, as pickled data is trusted anyway (unpickling
+    can run any code) and a board in memory keeps whatever certificate it was given."""
     _check_header(data)
     rules = _rules_in(data.get("rules"))
     grid = _grid_in(data.get("grid"), "grid")
@@ -187,9 +189,35 @@ def restore(data: Any, board_class: Type["Board"]) -> "Board":
         raise BoardError(f"saved board: its history does not lead to its grid (a {shape[0]}x"
                          f"{shape[1]} start position replayed gives another position)")
     board.certificate = _moves_in(data.get("certificate"), "certificate", board)
+    saved = [] if start is None else [(_moves_in(start.get("certificate"), "", board),
+                                       "start certificate")]
+    saved += [(_moves_in(step["certificate"], "", board), f"certificate of {what} step {k}")
+              for what, steps in (("history", history), ("redo", redo))
+              for k, step in enumerate(steps, 1) if isinstance(step, dict)]
+    if check_certificates:
+        _check_certificates(board, saved + [(board.certificate, "certificate")])
     board.seed = _seed_in(data.get("seed"))
     board._labels = _labels_in(data.get("labels"), board, grid, start)
     return board
+
+
+def _check_certificates(board: "Board", saved: List[Tuple[Optional[List[Move]], str]]) -> None:
+    """Each saved certificate must clear some position of the game (start, history, redo) with
+    as many tiles as it removes: a certificate promises that its position can be cleared, so a
+    file cannot make a false one. (The position is not named: one set by hand is kept through
+    later removals.) Positions are walked once from the start; only those with a certificate's
+    number of tiles replay it."""
+    pending = [(moves, what) for moves, what in saved if moves is not None]
+    walk = board.copy()
+    while pending and walk.undo():
+        pass
+    while pending:
+        pending = [(moves, what) for moves, what in pending
+                   if not (walk.tiles_left == 2 * len(moves) and walk._clears(moves))]
+        if not walk.redo():
+            break
+    if pending:
+        raise BoardError(f"saved board: the {pending[0][1]} clears no position of the game")
 
 
 def _check_header(data: Any) -> None:

@@ -41,10 +41,9 @@ import numpy as np
 
 from ._core import memo as _memo
 from ._core import solve as _solve
-from .board import Board, GridLike, board_for
+from .board import GridLike, board_for
 from .checks import choice, integer, is_array, node_budget, seconds
 from .coords import Move, Point, moves_of
-from .errors import CoordinateError, IllegalMove
 from .rules import Rules, as_rules
 from .verdict import VERDICT_OF_STATUS as _VERDICT_OF_STATUS
 from .verdict import Verdict
@@ -233,11 +232,4 @@ def verify(grid: GridLike, moves: Any, *, rules: Optional[Rules] = None) -> bool
     empty cell, a wall, a point off the board, two types or an unlinkable pair gives False.
     """
     sequence = _as_moves(moves)
-    board = board_for(grid, rules)
-    board = board.copy() if isinstance(grid, Board) else board
-    for a, b in sequence:
-        try:
-            board.remove(a, b)
-        except (IllegalMove, CoordinateError):
-            return False
-    return board.tiles_left == 0
+    return board_for(grid, rules)._clears(sequence)

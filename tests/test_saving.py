@@ -209,6 +209,45 @@ def test_malformed_or_newer_documents_raise_board_error(text, message):
         llk.Board.from_json(text)
 
 
+def test_a_certificate_that_does_not_clear_its_position_is_refused():
+    """A saved certificate promises its position can be cleared: the start's, a reshuffle's and
+    the present one are replayed on load (helper audit, 2026-12-03: they were taken unread)."""
+    for doc in [saved(certificate=[[0, 0, 0, 0]]),
+                saved(certificate=[]),
+                json.dumps({**json.loads(saved()), "start": {
+                    **json.loads(saved())["start"], "certificate": [[0, 0, 0, 0]]}})]:
+        with pytest.raises(llk.BoardError, match="clears no position of the game"):
+            llk.Board.from_json(doc)
+    lost = llk.Board([[1, 2], [2, 1]], rules=llk.Rules(border=False))
+    lost.certificate = [((0, 0), (1, 1)), ((0, 1), (1, 0))]
+    with pytest.raises(llk.BoardError, match="the certificate clears no position"):
+        llk.Board.from_json(lost.to_json())
+    # Pickle copies a board in memory as it is (pickled data is trusted: it can run any code).
+    assert pickle.loads(pickle.dumps(lost)).certificate == lost.certificate
+    board = llk.generate(4, 4, seed=3)
+    board.remove(*board.certificate[0])
+    board.shuffle(seed=5)
+    doc = json.loads(board.to_json())
+    cert = doc["history"][1]["certificate"]
+    doc["history"][1]["certificate"] = cert[:1] * len(cert)     # its first removal, again and again
+    doc["certificate"] = doc["history"][1]["certificate"]
+    with pytest.raises(llk.BoardError, match="certificate of history step 2 clears no"):
+        llk.Board.from_json(json.dumps(doc))
+
+
+def test_a_certificate_set_by_hand_loads_when_it_clears_the_position_it_was_found_for():
+    board = llk.generate(6, 6, solvable=False, seed=1)
+    found = llk.solve(board, time_limit=5)
+    assert found.verdict == llk.Verdict.SOLVABLE
+    for a, b in found.moves[:3]:              # found for the present position, then played on
+        board.remove(a, b)
+    board.certificate = list(found.moves[3:])
+    assert llk.Board.from_json(board.to_json()).certificate == board.certificate
+    board.certificate = list(found.moves)     # found for the start, three removals ago
+    again = llk.Board.from_json(board.to_json())
+    assert again.certificate == board.certificate and again.history == board.history
+
+
 def test_from_json_takes_text_only():
     with pytest.raises(TypeError, match="JSON text"):
         llk.Board.from_json({"format": "llkcore.board"})
