@@ -153,10 +153,9 @@ def test_time_limit_holds_on_a_few_type_deal_without_gravity():
 
 def test_play_time_calls_keep_their_time_limit_on_a_big_sparse_board():
     """20,000 tiles of 5,000 types on 1024 x 1024: 3,523 moves, 3,053 of two turns. The safe
-    hint's order searches a path for each of those (10 s): it runs on the call's clock, and when
-    that runs out the plain hint comes back UNKNOWN (it took 10 s at time_limit=0.2 before).
-    Each position decided costs a hash of the grid outside the clock (docs/architecture.md,
-    "Safe hints")."""
+    hint's order searched a path for each of those (10 s at time_limit=0.2); it now takes their
+    lengths from the run-sweep's shapes and runs on the call's clock. Each position decided
+    costs a hash of the grid outside the clock (docs/architecture.md, "Safe hints")."""
     rng = np.random.default_rng(0)
     grid = np.zeros((1024, 1024), dtype=np.int32)
     grid.flat[rng.choice(grid.size, 20000, replace=False)] = rng.permutation(

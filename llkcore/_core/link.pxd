@@ -63,6 +63,54 @@ cdef inline bint sweep_half(const uint64_t *line_a, const uint64_t *line_b, int 
     return False
 
 
+cdef inline int half_length(const uint64_t *line_a, const uint64_t *line_b, int ia, int ib, int n,
+                            const uint64_t *cross, int cross_words, int ja, int jb) noexcept nogil:
+    """The shortest path of one half of the run-sweep's shape (sweep_half's arguments, any
+    number of turns up to two): |ia - m| + |ja - jb| + |m - ib| over the crossing lines m it can
+    use, or -1 when there is none. The cost is least for m between ia and ib and grows by two a
+    line beyond, so the lines are tried in that order and the first clear one is the answer."""
+    cdef int lo, hi, lo_j, hi_j, m, d
+    cdef int near = ia if ia < ib else ib
+    cdef int far = ib if ia < ib else ia
+    cdef int across = jb - ja if ja < jb else ja - jb
+    if not run_overlap(line_a, line_b, ia, ib, n, &lo, &hi):
+        return -1
+    if ja < jb:
+        lo_j = ja + 1
+        hi_j = jb - 1
+    else:
+        lo_j = jb + 1
+        hi_j = ja - 1
+    for m in range(near if near > lo else lo, (far if far < hi else hi) + 1):
+        if bits_clear(cross + m * cross_words, lo_j, hi_j):
+            return far - near + across
+    d = 1
+    while near - d >= lo or far + d <= hi:
+        if near - d >= lo and bits_clear(cross + (near - d) * cross_words, lo_j, hi_j):
+            return far - near + 2 * d + across
+        if far + d <= hi and bits_clear(cross + (far + d) * cross_words, lo_j, hi_j):
+            return far - near + 2 * d + across
+        d += 1
+    return -1
+
+
+cdef inline int two_turn_length(const Grid *g, int pa, int pb) noexcept nogil:
+    """The length (unit steps) of the shortest path of at most two turns between distinct cells,
+    or -1 when none: both halves of the run-sweep by half_length. For a pair whose fewest turns
+    are two this is the length the BFS (path_search) gives, without searching the board."""
+    cdef int ra = pa // g.W
+    cdef int ca = pa - ra * g.W
+    cdef int rb = pb // g.W
+    cdef int cb = pb - rb * g.W
+    cdef int x = half_length(g.colbits + ca * g.CW, g.colbits + cb * g.CW, ra, rb, g.H,
+                             g.rowbits, g.RW, ca, cb)
+    cdef int y = half_length(g.rowbits + ra * g.RW, g.rowbits + rb * g.RW, ca, cb, g.W,
+                             g.colbits, g.CW, ra, rb)
+    if x < 0 or (0 <= y < x):
+        return y
+    return x
+
+
 cdef inline bint link_sweep(const Grid *g, int pa, int pb, int max_turns) noexcept nogil:
     """Run-sweep link test for max_turns <= 2 between distinct cells (types not checked).
 

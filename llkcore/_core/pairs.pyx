@@ -20,7 +20,7 @@ from libc.stdlib cimport abs, qsort
 from .alloc cimport IVec, ivec_reserve, llk_free, llk_malloc
 from .budget cimport Budget
 from .grid cimport Grid, adjacent, cmp_pair, empty_neighbours
-from .link cimport link_cells, link_sweep
+from .link cimport link_cells, link_sweep, two_turn_length
 from .path cimport PathWork, path_search
 from .reach cimport Flood, flood_alloc, flood_free, flood_reach
 from .run cimport budget_raise, budget_start, still_time, still_time_now
@@ -435,8 +435,9 @@ cdef Py_ssize_t best_move(const Grid *g, PathWork *w, const int32_t *mv, const i
 
     Only the moves with the fewest turns T compete. With T <= 1 a best path is straight or one
     L, so its length is the Manhattan distance and one pass decides. Above, the candidates are
-    taken by Manhattan distance (a lower bound of the length), then index, and a path search is
-    made only for those that could still win.
+    taken by Manhattan distance (a lower bound of the length), then index, and a length is
+    computed only for those that could still win: from the run-sweep's shapes at T = 2
+    (two_turn_length), by a path search above.
     """
     cdef Py_ssize_t i, j, k = 0, best = -1
     cdef int T = turns[0], end, length, best_length = 0, lower
@@ -462,12 +463,15 @@ cdef Py_ssize_t best_move(const Grid *g, PathWork *w, const int32_t *mv, const i
         lower = <int>(keys[j] >> 32)
         if best >= 0 and (lower > best_length or (lower == best_length and i > best)):
             break       # sorted by (lower, index): nothing after this can win
-        if not still_time_now(b):
-            return -1
-        end = path_search(g, w, mv[2 * i], mv[2 * i + 1], max_turns)
-        if end < 0:
-            return -1       # the budget cut the search short (a listed move always links)
-        length = w.dist[end]
+        if T == 2:
+            length = two_turn_length(g, mv[2 * i], mv[2 * i + 1])
+        else:
+            if not still_time_now(b):
+                return -1
+            end = path_search(g, w, mv[2 * i], mv[2 * i + 1], max_turns)
+            if end < 0:
+                return -1   # the budget cut the search short (a listed move always links)
+            length = w.dist[end]
         if best < 0 or length < best_length or (length == best_length and i < best):
             best = i
             best_length = length
@@ -515,8 +519,8 @@ def hint_order(GridState s, int max_turns, double seconds=-1.0):
     """Every removable pair as a (k, 2) int32 array of padded cells, in the order ``hint``
     prefers them: fewest turns, then shortest path, then the smallest pair (``hint`` is the
     first); None when ``seconds`` (< 0: no limit) ran out first. The moves and their paths are
-    read under one hold of the lock, under a budget: a path is searched for every move of more
-    than one turn, which on a big sparse board takes seconds (3,345 moves on 1024 x 1024: 10 s)."""
+    read under one hold of the lock, under a budget. Lengths: the Manhattan distance up to one
+    turn, the run-sweep's shapes at two (two_turn_length), a path search (BFS) above."""
     cdef Py_ssize_t i, n = 0
     cdef const int32_t *mv
     cdef const int32_t *tv
@@ -538,6 +542,9 @@ def hint_order(GridState s, int max_turns, double seconds=-1.0):
                 for i in range(n):
                     if tv[i] <= 1:      # straight or one L: the length is the Manhattan distance
                         lv[i] = manhattan(&s.g, mv[2 * i], mv[2 * i + 1])
+                        continue
+                    if tv[i] == 2:      # the run-sweep's shapes, without searching the board
+                        lv[i] = two_turn_length(&s.g, mv[2 * i], mv[2 * i + 1])
                         continue
                     if not still_time_now(&b):
                         break
