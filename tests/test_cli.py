@@ -261,6 +261,27 @@ def test_analyze_json_to_stdout_keeps_the_table_apart(capsys):
     assert len(data["boards"]["moves"]) == 5 and "verdict" in err
 
 
+def test_analyze_refuses_an_unwritable_json_before_the_run(tmp_path, capsys):
+    """A --json path that cannot be written fails at once (exit 2), not after a long run whose
+    answers it then loses: a million deals would take minutes."""
+    for where in (tmp_path / "no such folder" / "a.json", tmp_path):
+        start = time.perf_counter()
+        code, out, err = run(capsys, "analyze", "--count", 10**6, "--json", where, "-q")
+        assert code == 2 and "cannot write" in one_error_line(err, "analyze")
+        assert time.perf_counter() - start < 30 and "boards" not in out
+
+
+def test_analyze_reproduces_its_exact_time_limit(capsys):
+    code, out, err = run(capsys, "analyze", "--size", "4x4", "--count", 2, "--json", "-", "-q",
+                         "--time-limit", "0.1234567")
+    assert code == 0 and "--time-limit 0.1234567 " in json.loads(out)["reproduce"] + " "
+
+
+def test_analyze_names_the_option_a_deal_size_fails_on(capsys):
+    code, out, err = run(capsys, "analyze", "--copies", 3)
+    assert code == 2 and "--copies 3" in one_error_line(err, "analyze")
+
+
 def test_analyze_shows_progress_and_passes_rules(capsys):
     code, out, err = run(capsys, "analyze", "--size", "4x6", "--count", 10, "--gravity", "down",
                          "--no-border", "--workers", 1)

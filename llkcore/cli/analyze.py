@@ -8,7 +8,7 @@ import sys
 from ..batch import analyze
 from ..deals import Deals, generate
 from ..errors import BoardError
-from .files import write_text
+from .files import check_writable, write_text
 from .options import (SEED, SIZE_HELP, UsageError, add_rules, add_solver, int_in, parse_size,
                       rules_from, size_words)
 
@@ -49,7 +49,10 @@ def run(args: argparse.Namespace) -> int:
         generate(rows, cols, copies=args.copies, types=args.types, solvable=False, seed=0,
                  rules=rules)
     except (BoardError, ValueError) as exc:
-        raise UsageError(f"--size {rows}x{cols}: {exc}") from None
+        counts = f"--copies {args.copies}" if args.types is None else f"--types {args.types}"
+        raise UsageError(f"--size {rows}x{cols} with {counts}: {exc}") from None
+    if args.json:
+        check_writable(args.json)       # before the run, not after it
     deals = Deals(rows, cols, args.count, copies=args.copies, types=args.types,
                   solvable=args.solvable, seed=args.seed, rules=rules)
     result = analyze(deals, rules=rules, strategy=args.strategy, node_limit=args.node_limit,
@@ -85,7 +88,7 @@ def command_line(args: argparse.Namespace, rules) -> str:
     if args.node_limit is not None:
         parts.append(f"--node-limit {args.node_limit}")
     if args.time_limit is not None:
-        parts.append(f"--time-limit {args.time_limit:g}")
+        parts.append(f"--time-limit {args.time_limit!r}")   # exact: %g would round it
     if args.rate:
         parts.append("--rate")
     return " ".join(parts)

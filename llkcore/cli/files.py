@@ -148,6 +148,22 @@ def write_atomic(path: str, data: bytes) -> None:
             os.unlink(tmp)
 
 
+def check_writable(path: str) -> None:
+    """UsageError now if write_atomic could not write ``path`` later (no such folder, no right
+    to write there, a folder by that name): for outputs written after a long run."""
+    if path == "-":
+        return
+    if os.path.isdir(path):
+        raise UsageError(f"{path}: cannot write: it is a folder")
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    os.close(fd)
+    os.unlink(tmp)
+
+
 def write_text(path: str, content: str) -> None:
     write_atomic(path, content.encode("utf-8"))
 
