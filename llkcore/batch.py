@@ -164,6 +164,14 @@ class _Progress:
             self._line(time.perf_counter(), end="\n")
 
 
+def board_error(kind: type, index: int, detail: str) -> Exception:
+    """The error for the board at ``index``, naming it; ``board_index`` and ``detail`` let
+    llkcore.dask, whose partitions count from 0, name the board's place in the whole input."""
+    exc = kind(f"board {index}: {detail}")
+    exc.board_index, exc.detail = index, detail
+    return exc
+
+
 def _solve_one(solver: Solver, rules: Optional[Rules], keep_moves: bool, index: int,
                item: Any, *, rate: bool = False) -> Tuple[Any, ...]:
     """The per-board row (FIELDS..., moves, RATING_FIELDS values or None) for one item."""
@@ -173,7 +181,7 @@ def _solve_one(solver: Solver, rules: Optional[Rules], keep_moves: bool, index: 
         try:
             board = Board(item, rules=rules)
         except BoardError as exc:
-            raise BoardError(f"board {index}: {exc}") from None
+            raise board_error(BoardError, index, str(exc)) from None
     # The moves are listed under the solver's cancel flag: Ctrl-C in analyze stops them too.
     cells = _pairs.moves_cells(board._state, board.rules.max_turns, solver._cancel)
     if cells is None:
@@ -197,7 +205,7 @@ def _prepare(index: int, item: Any, rules: Optional[Rules]) -> Any:
     and must agree with ``rules``; anything else is validated by Board() in the worker."""
     if isinstance(item, Board):
         if rules is not None and item.rules != rules:
-            raise ValueError(f"board {index}: rules= conflicts with the Board's own rules")
+            raise board_error(ValueError, index, "rules= conflicts with the Board's own rules")
         return item.copy()
     return item
 

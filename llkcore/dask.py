@@ -40,11 +40,17 @@ def _require_dask() -> Any:
     return dask
 
 
-def analyze_partition(items: Iterable[Any], options: Dict[str, Any]) -> Analysis:
-    """Analyse one partition (a list of grids/Boards, or a (b, R, C) array) on a worker."""
+def analyze_partition(items: Iterable[Any], options: Dict[str, Any], partition: int = 0) -> Analysis:
+    """Analyse one partition (a list of grids/Boards, or a (b, R, C) array) on a worker. A bad
+    board's error also carries its ``partition`` (analyze turns that into its input index)."""
     if not isinstance(items, np.ndarray):
         items = list(items)
-    return _analyze_local(items, **options)
+    try:
+        return _analyze_local(items, **options)
+    except (BoardError, ValueError) as exc:
+        if getattr(exc, "board_index", None) is not None:
+            exc.partition = partition
+        raise
 
 
 def _is_array(collection: Any) -> bool:
@@ -57,20 +63,21 @@ def _is_array(collection: Any) -> bool:
 
 def analyze(collection: Any, *, rules: Optional[Rules] = None, strategy: str = "exact",
             node_limit: Optional[int] = None, time_limit: Optional[float] = None,
-            threads: int = 1, keep_moves: bool = False, npartitions: Optional[int] = None,
-            scheduler: Optional[str] = None) -> Analysis:
+            threads: int = 1, keep_moves: bool = False, rate: bool = False,
+            npartitions: Optional[int] = None, scheduler: Optional[str] = None) -> Analysis:
     """Analyse every board of a Dask collection; returns one ``Analysis`` in input order.
 
     collection: a ``dask.bag.Bag`` of grids or Boards; a ``dask.array.Array`` of shape
         (B, R, C) (chunked along B only; other chunkings are rechunked); or, for convenience, a
         (B, R, C) ndarray or a sequence of boards, split into ``npartitions`` bag partitions.
-    rules, strategy, node_limit, time_limit, keep_moves: as for ``llk.analyze``.
+    rules, strategy, node_limit, time_limit, keep_moves, rate: as for ``llk.analyze``.
     threads: ``llk.analyze`` threads per partition on its worker.
     npartitions: bag partitions for an ndarray or a sequence (an int >= 1; None: about four per
         cluster thread, at most one per board).
     scheduler: passed to ``dask.compute`` (None: the active Client if any, else Dask's default).
 
-    Parameters are checked here before anything is sent to the cluster.
+    Parameters are checked here before anything is sent to the cluster. A bad board raises
+    as in ``llk.analyze``, naming its index in the whole input.
     """
     dask = _require_dask()
     import dask.bag as db
@@ -78,10 +85,11 @@ def analyze(collection: Any, *, rules: Optional[Rules] = None, strategy: str = "
     rules = None if rules is None else as_rules(rules)
     threads = resolve_workers(threads)
     keep_moves = flag(keep_moves, "keep_moves")
+    rate = flag(rate, "rate")
     npartitions = optional_integer(npartitions, "npartitions", low=1)
     Solver(rules=None, strategy=strategy, node_limit=node_limit, time_limit=time_limit)
     options = dict(rules=rules, strategy=strategy, node_limit=node_limit, time_limit=time_limit,
-                   workers=threads, keep_moves=keep_moves)
+                   workers=threads, keep_moves=keep_moves, rate=rate)
 
     if isinstance(collection, np.ndarray) or isinstance(collection, (list, tuple)):
         if isinstance(collection, np.ndarray) and collection.ndim != 3:
@@ -111,7 +119,18 @@ def analyze(collection: Any, *, rules: Optional[Rules] = None, strategy: str = "
 
     task = dask.delayed(analyze_partition, pure=True)
     start = time.perf_counter()
-    parts = dask.compute(*[task(block, options) for block in blocks], scheduler=scheduler)
+    try:
+        parts = dask.compute(*[task(block, options, k) for k, block in enumerate(blocks)],
+                             scheduler=scheduler)
+    except (BoardError, ValueError) as exc:
+        k = getattr(exc, "partition", None)
+        if k is None:
+            raise
+        # The partition counted its boards from 0: add the sizes of those before it (only on
+        # this path, since a bag's partition sizes are known only once computed).
+        sizes = dask.compute(*[dask.delayed(len)(block) for block in blocks[:k]],
+                             scheduler=scheduler)
+        raise type(exc)(f"board {sum(sizes) + exc.board_index}: {exc.detail}") from None
     wall = time.perf_counter() - start
     result = Analysis.concat(parts, workers=_cluster_threads(default=None), wall_seconds=wall)
     # Parameters as asked, also when there was no partition to take them from.

@@ -91,6 +91,32 @@ def test_plain_inputs_and_the_default_scheduler(boards):
     assert len(llk_dask.analyze([], scheduler="sync")) == 0
 
 
+@pytest.mark.parametrize("scheduler", ["sync", None])
+def test_a_bad_board_is_named_by_its_index_in_the_whole_input(client, boards, scheduler):
+    """Partitions count their boards from 0; the error names the board's place in the input,
+    as llk.analyze does (helper audit, 2026-12-03: it said "board 2" for the sixth board)."""
+    grids = [b.grid for b in boards[:5]] + [[[1.5, 1]]] + [b.grid for b in boards[5:8]]
+    with pytest.raises(llk.BoardError, match="board 5") as local:
+        llk.analyze(grids)
+    with pytest.raises(llk.BoardError, match="board 5: ") as remote:
+        llk_dask.analyze(db.from_sequence(grids, npartitions=3), scheduler=scheduler)
+    assert str(remote.value) == str(local.value)
+    bad_rules = boards[:3] + [llk.Board(boards[3].grid, rules=llk.Rules(border=False))]
+    with pytest.raises(ValueError, match="board 3: rules= conflicts"):
+        llk_dask.analyze(db.from_sequence(bad_rules, npartitions=2), rules=llk.Rules(),
+                         scheduler="sync")
+
+
+def test_ratings_on_the_cluster_equal_local_ratings(client, boards):
+    grids = [b.grid for b in boards[:6]]
+    local = llk.analyze(grids, rate=True)
+    remote = llk_dask.analyze(db.from_sequence(grids, npartitions=3), rate=True)
+    assert remote.same_results(local) and remote.ratings is not None
+    for name, column in local.ratings.items():
+        np.testing.assert_array_equal(remote.ratings[name], column)
+    assert llk_dask.analyze([], rate=True, scheduler="sync").ratings is not None
+
+
 def test_bad_inputs_fail_before_computing():
     with pytest.raises(TypeError, match="dask.bag.Bag"):
         llk_dask.analyze({"not": "boards"})
