@@ -73,7 +73,7 @@ def latency(rows: int, cols: int, count: int, seed: int, gravity) -> None:
     print("|---|---|---|---|")
     for name, values in times.items():
         ms = 1000 * np.array(values)
-        print(f"| `{name}` | {np.median(ms):.2f} | {np.percentile(ms, 90):.2f} | {ms.max():.1f} |")
+        print(f"| `{name}` | {np.median(ms):.2f} | {np.percentile(ms, 90):.2f} | {ms.max():.2f} |")
 
 
 def main(argv=None) -> int:

@@ -169,10 +169,18 @@ def table(rows: Iterable[Tuple[str, Optional[str], List[dict]]]) -> str:
     return "\n".join(lines)
 
 
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--deals", type=int, default=1000, help="deals per small size (default 1000)")
-    ap.add_argument("--large", type=int, default=200,
+    ap.add_argument("--deals", type=positive_int, default=1000,
+                    help="deals per small size (default 1000)")
+    ap.add_argument("--large", type=positive_int, default=200,
                     help="deals per large size, 24x12 and up (default 200)")
     ap.add_argument("--time-limit", type=float, default=1.0,
                     help="seconds per deal of a small size (default 1)")
@@ -185,10 +193,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--gravity", nargs="+", choices=["none", "down"], help="only these")
     ap.add_argument("--results", help="JSON-lines file of per-deal results (read and appended)")
     args = ap.parse_args(argv)
-    if args.retry_unknown is not None and args.retry_unknown <= max(args.time_limit,
-                                                                    args.large_time_limit):
-        ap.error("--retry-unknown must be longer than --time-limit and --large-time-limit")
     sizes = [s for s in SIZES if not args.sizes or s[0] in args.sizes]
+    # Only the limits of the sizes that run: a retry shorter than an unused default is fine.
+    limits = {args.large_time_limit if name in LARGE else args.time_limit for name, _, _ in sizes}
+    if args.retry_unknown is not None and args.retry_unknown <= max(limits):
+        ap.error("--retry-unknown must be longer than the first solve's limit (--time-limit, "
+                 "or --large-time-limit for 24x12 and up)")
     gravities = [None if g == "none" else g for g in args.gravity] if args.gravity else list(GRAVITIES)
     groups = []
     for name, rows, cols in sizes:
