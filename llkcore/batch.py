@@ -123,6 +123,7 @@ class _Progress:
         self.bar = None
         self.start = time.perf_counter()
         self.last_line = float("-inf")  # the first board prints a line at once
+        self.shown = 0                  # boards counted on the last plain line
         self.plain = False
         if callable(progress):
             self.callback = progress
@@ -152,6 +153,7 @@ class _Progress:
                 self._line(now, end="\r" if self.tty else "\n")
 
     def _line(self, now: float, end: str) -> None:
+        self.shown = self.done
         rate = self.done / max(now - self.start, 1e-9)
         of = f"/{self.total}" if self.total is not None else ""
         sys.stderr.write(f"analyze: {self.done}{of} boards, {rate:.1f} boards/s{end}")
@@ -160,7 +162,9 @@ class _Progress:
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
-        elif self.plain and self.tty and self.done:
+        elif self.plain and self.done and (self.tty or self.shown != self.done):
+            # The final count: on a terminal the line ends; in a log it is added when the last
+            # line was older (an iterable of unknown length never reaches ``total``).
             self._line(time.perf_counter(), end="\n")
 
 

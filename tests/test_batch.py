@@ -311,6 +311,9 @@ def test_progress_plain_line_without_tqdm(capsys, monkeypatch):
     llk.analyze(deals(5), progress=True, workers=2)
     err = capsys.readouterr().err
     assert "analyze: 5/5 boards" in err
+    # A stream of unknown length, into a log: the last line gives the final count.
+    llk.analyze(iter(deals(5)), progress=True, workers=2)
+    assert capsys.readouterr().err.splitlines()[-1].startswith("analyze: 5 boards")
 
 
 # ---------------------------------------------------------------------------------------------
