@@ -95,7 +95,9 @@ def type_counts(cells: int, copies: int = 4, types: Optional[int] = None) -> np.
     counts are even and differ by at most 2, the larger counts going to the first types.
     """
     if cells % 2:
-        raise ValueError(f"the number of cells to fill must be even, got {cells}")
+        # No deal can exist, like an odd walled-off region: DealError (a ValueError) too.
+        raise DealError(f"the number of cells to fill must be even, got {cells}: no deal can "
+                        "pair them all")
     if types is None:
         if copies < 2 or copies % 2:
             raise ValueError(f"copies must be an even number >= 2, got {copies}")

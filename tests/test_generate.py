@@ -295,6 +295,15 @@ def test_odd_walled_region_is_reported():
     assert_certified(llk.generate(8, 8, layout=layout, seed=0))
 
 
+@pytest.mark.parametrize("call", [lambda: llk.generate(3, 3), lambda: llk.generate(5, 9, copies=6),
+                                  lambda: llk.generate(4, 4, layout=[[1, 1, 1, 0]] * 3 + [[0] * 4])])
+def test_an_odd_number_of_cells_is_a_deal_error(call):
+    """No deal can pair an odd number of cells: DealError, like an odd walled-off region (it was
+    a plain ValueError; helper audit, 2026-12-03)."""
+    with pytest.raises(DealError, match="must be even"):
+        call()
+
+
 @pytest.mark.parametrize("layout, rules", [
     ([[1, 0], [0, 1]], llk.Rules(max_turns=0)),                 # never in line
     ([[1, -1, 1]], llk.Rules(border=False)),                     # two regions of one tile
