@@ -430,11 +430,22 @@ class Board:
         """The gravity moves of a removal in the history (the last by default), in the order they
         were applied: [((row, col) from, (row, col) to), ...]; empty without gravity."""
         step = integer(step, "step")
-        removals = [r for r in list(self._undo) if r[0] != _SHUFFLE]
-        if not -len(removals) <= step < len(removals):
-            raise IndexError(f"no removal {step} in a history of {len(removals)}")
-        record = removals[step]
-        return [(self._point(s), self._point(d)) for s, d in record[3].tolist()]
+        with self._writer:
+            # Walked from the end the step counts from, so the last removal costs O(1) however
+            # long the history (render.solution_steps asks after every move of a replay).
+            skip = -step - 1 if step < 0 else step      # removals to pass on the way
+            record = None
+            for r in (reversed(self._undo) if step < 0 else self._undo):
+                if r[0] != _SHUFFLE:
+                    if skip == 0:
+                        record = r
+                        break
+                    skip -= 1
+            if record is None:
+                removals = sum(r[0] != _SHUFFLE for r in self._undo)
+                raise IndexError(f"no removal {step} in a history of {removals}")
+            moved = record[3].tolist()
+        return [(self._point(s), self._point(d)) for s, d in moved]
 
     # ---- play-time insight: the solver's view of the position (_insight.py; docs/architecture.md, "Play-time insight") ----
 

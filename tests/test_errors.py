@@ -243,6 +243,24 @@ def test_slides_of_a_bad_step(step, exc):
         board.slides(step)
 
 
+def test_slides_count_removals_only_from_either_end():
+    """Reshuffles in the history are passed over; the step counts from the end it is taken from
+    (slides() walks from there, so the last removal costs O(1) in a long history)."""
+    board = llk.generate(6, 6, seed=4, rules=llk.Rules(gravity="down"))
+    first = board.certificate[0]
+    board.remove(*first)
+    board.shuffle(seed=1)
+    board.remove(*board.certificate[0])
+    board.shuffle(seed=2)
+    replay = llk.Board(llk.generate(6, 6, seed=4, rules=board.rules).grid, rules=board.rules)
+    replay.remove(*first)
+    assert board.slides(0) == board.slides(-2) == replay.slides()
+    assert board.slides(1) == board.slides(-1) != []
+    for step in (2, -3):
+        with pytest.raises(IndexError, match=f"no removal {step} in a history of 2"):
+            board.slides(step)
+
+
 # ---------------------------------------------------------------------------------------------
 # Rules
 # ---------------------------------------------------------------------------------------------
