@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 GridLike = Union["Board", np.ndarray, Sequence[Sequence[int]]]
 
 # The picture maker (render.py) for ``_repr_svg_`` and ``show``. render.py sits above the Board
-# (``show(solution=True)`` solves first, and the solver is above the Board), so instead of the
+# (it builds Boards from grids and replays solutions on copies), so instead of the
 # Board importing it, it hands itself over here when it is imported, which ``import llkcore``
 # does (``use_pictures``): imports only point down.
 _render: Any = None
@@ -475,6 +475,16 @@ class Board:
         """
         insight, state, known, seconds = self._insight_parts(time_limit)
         return insight.decide(state, self._rules, _insight.Budget(seconds), known).verdict
+
+    def _clearing_moves(self, time_limit: Optional[float]) -> Tuple[Verdict, Optional[List[Move]]]:
+        """(verdict, the moves that clear the position when SOLVABLE) by the play-time decision,
+        so the board's own certificate and those found before are tried before any search
+        (``show(solution=True)``)."""
+        insight, state, known, seconds = self._insight_parts(time_limit)
+        decision = insight.decide(state, self._rules, _insight.Budget(seconds), known)
+        if decision.certificate is None:
+            return decision.verdict, None
+        return decision.verdict, moves_of(decision.certificate, self._width)
 
     def _safe_hint(self, time_limit: Optional[float]) -> Optional[Hint]:
         """``hint(safe=True)`` (see ``hint``); None when no pair can be removed."""

@@ -40,7 +40,7 @@ from .checks import text as text_arg
 from .coords import Move, Point
 from .errors import CoordinateError
 from .rules import Rules
-from .solver import Verdict, solve
+from .verdict import Verdict
 
 #: Default cell size and outer padding of the picture, in pixels.
 CELL = 36
@@ -581,11 +581,13 @@ def picture(board: Board, *, hint: bool = False, path: Optional[Sequence[Point]]
             path = board.find_path(*move)
             title = f"{where}: hint {move[0]} - {move[1]}"
     if solution is True:
-        found = solve(board, time_limit=SHOW_SOLVE_SECONDS)
-        if found.verdict != Verdict.SOLVABLE:
-            raise ValueError(f"no solution to draw: the board is {Verdict(found.verdict).name.lower()}"
-                             f" ({found.reason})")
-        solution = found.moves
+        # The board's own certificate (a generated or reshuffled board has one) and those
+        # found for earlier positions first, then the exact search.
+        verdict, solution = board._clearing_moves(SHOW_SOLVE_SECONDS)
+        if solution is None:
+            why = ("the position cannot be cleared" if verdict == Verdict.UNSOLVABLE else
+                   f"none was found within {SHOW_SOLVE_SECONDS:g} s")
+            raise ValueError(f"no solution to draw: {why}")
     elif solution is not None and hasattr(solution, "verdict") and hasattr(solution, "moves"):
         if solution.moves is None:
             raise ValueError("no solution to draw: this Solution has no moves")

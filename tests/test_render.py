@@ -4,6 +4,7 @@ rendering reads back as the same grid and marks a path."""
 from __future__ import annotations
 
 import re
+import time
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -474,8 +475,18 @@ def test_show_draws_the_hint_or_a_solution():
     for solution in (True, llk.solve(board), board.certificate):
         steps = numbered_steps(parse(board.show(solution=solution).svg))
         assert len(steps) == board.tiles_left
-    with pytest.raises(ValueError, match="no solution to draw"):
+    with pytest.raises(ValueError, match="no solution to draw: the position cannot be cleared"):
         stuck.show(solution=True)
+
+
+def test_show_solution_uses_the_certificate_the_board_has():
+    """A generated board's certificate is drawn without a search (the play-time decision tries
+    it first): a 100x100 deal took the whole 10 s search budget and raised (helper audit)."""
+    board = llk.generate(100, 100, seed=1)
+    board.remove(*board.certificate[0])
+    start = time.perf_counter()
+    steps = numbered_steps(parse(board.show(solution=True).svg))
+    assert len(steps) == board.tiles_left and time.perf_counter() - start < 5
     with pytest.raises(ValueError, match="not both"):
         board.show(hint=True, path=[(0, 0), (0, 1)])
 
