@@ -159,6 +159,13 @@ class Game:
             self.message = f"selected {p} {label(value)}: now its twin" if self.selected else ""
             return
         a, self.selected = self.selected, None
+        first = int(self.board.grid[a])
+        if first != value:
+            # Said here with the screen's labels (the Board's message names type numbers).
+            self.selected = p
+            self.message = (f"not removable: {a} {label(first)} and {p} {label(value)} are not "
+                            f"the same type; selected {p} {label(value)}")
+            return
         try:
             path = self.board.remove(a, p)
         except IllegalMove as exc:

@@ -246,6 +246,15 @@ def test_game_selection_messages():
     game.handle("select")
     assert "not removable" in game.message and board.tiles_left == 4
     assert game.selected == (1, 2)           # the second tile is selected instead
+    for ch in "1,0":                         # a B after the A: said with the screen's letters
+        game.handle(ch)
+    game.handle("select")
+    assert "(1, 2) A and (1, 0) B are not the same type" in game.message
+    assert "type 1" not in game.message and game.selected == (1, 0)
+    for ch in "1,2":
+        game.handle(ch)
+    game.handle("select")
+    assert game.selected == (1, 2)           # the A again, as before
     for ch in "9,9":
         game.handle(ch)
     game.handle("select")
