@@ -195,24 +195,12 @@ def test_replay_plays_a_certificate_and_stops_at_the_first_illegal_move(gravity)
 @settings(max_examples=examples(150), deadline=None)
 @given(grid=grids(max_rows=7, max_cols=7, max_types=4), rules=rules_st(turns=(0, 1, 2, 3)))
 def test_hint_order_is_llkref_order_and_starts_with_the_hint(grid, rules):
-    board = llk.Board(grid, rules=rules)
-    order = moves_of(_pairs.hint_order(board._state, rules.max_turns), board._state.width)
-    kw = ref_kwargs(rules)
-
-    def key(move):
-        path = llkref.find_path(grid, *move, **kw)
-        return (llkref.path_turns(path), llkref.path_length(path), move)
-
-    assert order == sorted(llkref.moves(grid, **kw), key=key)
-    assert (order[0] if order else None) == board.hint()
+    assert_hint_order_is_llkref_order(grid, rules)
 
 
-@settings(max_examples=examples(40), deadline=None)
-@given(grid=grids(min_side=4, max_side=14, max_types=3), rules=rules_st(turns=(2, 3)))
-def test_two_turn_lengths_are_the_bfs_lengths_on_wider_boards(grid, rules):
-    """A pair whose fewest turns are two gets its length from the run-sweep's two shapes
-    (link.pxd, two_turn_length), not a path search: on boards wide and empty enough for paths
-    to go round, the order still is llkref's."""
+def assert_hint_order_is_llkref_order(grid, rules):
+    """hint_order is every removable pair by llkref's path (fewest turns, shortest, smallest
+    pair), and starts with the hint (the Board's, the module's and llkref's)."""
     board = llk.Board(grid, rules=rules)
     order = moves_of(_pairs.hint_order(board._state, rules.max_turns), board._state.width)
     kw = ref_kwargs(rules)
@@ -223,3 +211,12 @@ def test_two_turn_lengths_are_the_bfs_lengths_on_wider_boards(grid, rules):
 
     assert order == sorted(llkref.moves(grid, **kw), key=key)
     assert (order[0] if order else None) == board.hint() == llkref.hint(grid, **kw)
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(grid=grids(min_side=4, max_side=14, max_types=3), rules=rules_st(turns=(2, 3)))
+def test_two_turn_lengths_are_the_bfs_lengths_on_wider_boards(grid, rules):
+    """A pair whose fewest turns are two gets its length from the run-sweep's two shapes
+    (link.pxd, two_turn_length), not a path search: on boards wide and empty enough for paths
+    to go round, the order still is llkref's."""
+    assert_hint_order_is_llkref_order(grid, rules)

@@ -27,6 +27,13 @@ cdef inline bint run_overlap(const uint64_t *line_a, const uint64_t *line_b, int
     return lo[0] <= hi[0]
 
 
+cdef inline void between(int ja, int jb, int *lo, int *hi) noexcept nogil:
+    """The indices strictly between ja and jb: [lo, hi] (empty, lo > hi, when they are adjacent
+    or equal): the cells a middle segment from ja to jb must find clear."""
+    lo[0] = (ja if ja < jb else jb) + 1
+    hi[0] = (jb if ja < jb else ja) - 1
+
+
 cdef inline bint sweep_half(const uint64_t *line_a, const uint64_t *line_b, int ia, int ib, int n,
                             const uint64_t *cross, int cross_words, int ja, int jb,
                             int max_turns) noexcept nogil:
@@ -42,12 +49,7 @@ cdef inline bint sweep_half(const uint64_t *line_a, const uint64_t *line_b, int 
     cdef int lo, hi, m, k, turns, lo_j, hi_j
     if not run_overlap(line_a, line_b, ia, ib, n, &lo, &hi):
         return False
-    if ja < jb:
-        lo_j = ja + 1
-        hi_j = jb - 1
-    else:
-        lo_j = jb + 1
-        hi_j = ja - 1
+    between(ja, jb, &lo_j, &hi_j)
     if max_turns >= 2:
         for m in range(lo, hi + 1):
             if bits_clear(cross + m * cross_words, lo_j, hi_j):
@@ -75,12 +77,7 @@ cdef inline int half_length(const uint64_t *line_a, const uint64_t *line_b, int 
     cdef int across = jb - ja if ja < jb else ja - jb
     if not run_overlap(line_a, line_b, ia, ib, n, &lo, &hi):
         return -1
-    if ja < jb:
-        lo_j = ja + 1
-        hi_j = jb - 1
-    else:
-        lo_j = jb + 1
-        hi_j = ja - 1
+    between(ja, jb, &lo_j, &hi_j)
     for m in range(near if near > lo else lo, (far if far < hi else hi) + 1):
         if bits_clear(cross + m * cross_words, lo_j, hi_j):
             return far - near + across
