@@ -223,8 +223,9 @@ class Insight:
         left = clock.left()
         order = _pairs.hint_order(state, rules.max_turns, -1.0 if left is None else left)
         if order is None:
-            # The time ran out ordering the moves (a path search for each move of two turns:
-            # seconds on a big sparse board): the plain hint, undecided.
+            # The time ran out ordering the moves (listing them, and a path search for each
+            # move of three turns or more, can take seconds on a big sparse board): the plain
+            # hint, undecided.
             found = _pairs.hint(state, rules.max_turns)
             return None if found is None else (np.array(found, dtype=np.int32), Verdict.UNKNOWN)
         if len(order) == 0:

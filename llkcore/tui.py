@@ -160,7 +160,7 @@ class Game:
             return
         a, self.selected = self.selected, None
         first = int(self.board.grid[a])
-        if first != value:
+        if 0 < first != value:
             # Said here with the screen's labels (the Board's message names type numbers).
             self.selected = p
             self.message = (f"not removable: {a} {label(first)} and {p} {label(value)} are not "
