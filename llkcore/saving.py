@@ -178,24 +178,22 @@ def restore(data: Any, board_class: Type["Board"], check_certificates: bool = Tr
                              "\"certificate\"")
         board = board_class(_grid_in(start["grid"], "start grid"), rules=rules)
         board.certificate = _moves_in(start.get("certificate"), "start certificate", board)
+    # Every certificate the document gives, as the replay reads it (for _check_certificates).
+    certificates = [] if start is None else [(board.certificate, "start certificate")]
     shape = board.shape
-    for k, step in enumerate(history, 1):
-        _replay(board, step, f"history step {k}")
-    for k, step in enumerate(redo, 1):
-        _replay(board, step, f"redo step {k}")
+    for what, steps in (("history", history), ("redo", redo)):
+        for k, step in enumerate(steps, 1):
+            _replay(board, step, f"{what} step {k}")
+            if isinstance(step, dict):          # a reshuffle: its certificate is the board's
+                certificates.append((board.certificate, f"certificate of {what} step {k}"))
     for _ in redo:
         board.undo()
     if not np.array_equal(board.grid, now.grid):
         raise BoardError(f"saved board: its history does not lead to its grid (a {shape[0]}x"
                          f"{shape[1]} start position replayed gives another position)")
     board.certificate = _moves_in(data.get("certificate"), "certificate", board)
-    saved = [] if start is None else [(_moves_in(start.get("certificate"), "", board),
-                                       "start certificate")]
-    saved += [(_moves_in(step["certificate"], "", board), f"certificate of {what} step {k}")
-              for what, steps in (("history", history), ("redo", redo))
-              for k, step in enumerate(steps, 1) if isinstance(step, dict)]
     if check_certificates:
-        _check_certificates(board, saved + [(board.certificate, "certificate")])
+        _check_certificates(board, certificates + [(board.certificate, "certificate")])
     board.seed = _seed_in(data.get("seed"))
     board._labels = _labels_in(data.get("labels"), board, grid, start)
     return board
@@ -206,8 +204,12 @@ def _check_certificates(board: "Board", saved: List[Tuple[Optional[List[Move]], 
     as many tiles as it removes: a certificate promises that its position can be cleared, so a
     file cannot make a false one. (The position is not named: one set by hand is kept through
     later removals.) Positions are walked once from the start; only those with a certificate's
-    number of tiles replay it."""
-    pending = [(moves, what) for moves, what in saved if moves is not None]
+    number of tiles replay it, and a certificate given twice (a dealt board's, at the start and
+    now) only once."""
+    pending: List[Tuple[List[Move], str]] = []
+    for moves, what in saved:
+        if moves is not None and all(moves != other for other, _ in pending):
+            pending.append((moves, what))
     walk = board.copy()
     while pending and walk.undo():
         pass

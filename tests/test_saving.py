@@ -235,6 +235,19 @@ def test_a_certificate_that_does_not_clear_its_position_is_refused():
         llk.Board.from_json(json.dumps(doc))
 
 
+def test_a_certificate_given_twice_is_replayed_once(monkeypatch):
+    """A dealt board played on saves its certificate as the start's and the present one: one
+    replay proves both (it is the load's main cost on big boards)."""
+    board = llk.generate(6, 6, seed=2)
+    board.remove(*board.certificate[0])
+    replays = []
+    clears = llk.Board._clears
+    monkeypatch.setattr(llk.Board, "_clears",
+                        lambda self, moves: replays.append(1) or clears(self, moves))
+    assert llk.Board.from_json(board.to_json()).certificate == board.certificate
+    assert replays == [1]
+
+
 def test_a_certificate_set_by_hand_loads_when_it_clears_the_position_it_was_found_for():
     board = llk.generate(6, 6, solvable=False, seed=1)
     found = llk.solve(board, time_limit=5)
