@@ -15,7 +15,7 @@ import json
 import os
 import sys
 import tempfile
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 import numpy as np
 
@@ -128,10 +128,8 @@ def write_atomic(path: str, data: bytes) -> None:
         sys.stdout.buffer.write(data) if hasattr(sys.stdout, "buffer") else sys.stdout.write(data.decode())
         sys.stdout.flush()
         return
-    folder = os.path.dirname(os.path.abspath(path))
-    tmp = None
+    fd, tmp = temp_beside(path)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
@@ -148,6 +146,16 @@ def write_atomic(path: str, data: bytes) -> None:
             os.unlink(tmp)
 
 
+def temp_beside(path: str) -> Tuple[int, str]:
+    """(fd, name) of a new temporary file in ``path``'s folder, where write_atomic writes before
+    renaming; UsageError when it cannot be made there."""
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        return tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
 def check_writable(path: str) -> None:
     """UsageError now if write_atomic could not write ``path`` later (no such folder, no right
     to write there, a folder by that name): for outputs written after a long run."""
@@ -155,11 +163,7 @@ def check_writable(path: str) -> None:
         return
     if os.path.isdir(path):
         raise UsageError(f"{path}: cannot write: it is a folder")
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    fd, tmp = temp_beside(path)
     os.close(fd)
     os.unlink(tmp)
 
