@@ -27,4 +27,5 @@ __all__ = [
     "Hint", "Traps",
     "STRATEGIES", "Solution", "Solver", "Verdict", "solve", "verify",
     "Analysis", "analyze", "DIFFICULTIES", "Rating", "rate",
+    "__version__",
 ]

@@ -12,6 +12,7 @@ platform and numpy version.
 """
 from __future__ import annotations
 
+import secrets
 from typing import Any, List, Optional, Tuple
 
 import numpy as np
@@ -35,7 +36,7 @@ EXACT_NODE_LIMIT = 50_000
 
 def fresh_seed() -> int:
     """A new seed from the system's entropy (63 bits), for a deal that records its seed."""
-    return int(np.random.SeedSequence().entropy % 2**63)
+    return secrets.randbits(63)
 
 
 def rng_state(seed: Optional[int], stream: int = 0) -> np.ndarray:
@@ -146,6 +147,7 @@ def clear_order(state: GridState, rules: Rules, stream: np.ndarray,
                                           -1.0)
     verdict = _solve.STATUS_VERDICTS[status]
     if verdict == 1:
+        assert cells is not None        # a solved run always returns its removals
         return _replay_order(state.copy(), cells, rules.gravity_code)
     if verdict == 0:
         raise DealError(

@@ -182,7 +182,7 @@ class Insight:
                 _, (dropped, _) = self._entries.popitem(last=False)
                 if dropped.certificate is not None:
                     self._bytes -= dropped.certificate.nbytes
-            if decision.verdict == Verdict.SOLVABLE and len(decision.certificate):
+            if decision.certificate is not None and len(decision.certificate):
                 self._recent.append(decision.certificate)
 
     # ---- deciding one position ----------------------------------------------------------------
@@ -234,9 +234,10 @@ class Insight:
         root = self.decide(state, rules, clock.budget(), known)
         if root.verdict == Verdict.UNSOLVABLE:
             return order[0], Verdict.UNSOLVABLE
-        if root.verdict == Verdict.SOLVABLE:
+        if root.certificate is not None:
             first = tuple(root.certificate[0])
             safe_pairs = certificate_pairs(root.certificate) if rules.gravity is None else set()
+            known.append(root.certificate)
         else:
             first, safe_pairs = None, set()
         tries = 0
@@ -248,7 +249,7 @@ class Insight:
                 continue
             tries += 1
             child = self.decide_after(state, rules, move, clock.budget(HINT_TRIES - tries + 1),
-                                      known + ([root.certificate] if first else []))
+                                      known)
             if child.verdict == Verdict.SOLVABLE:
                 return move, Verdict.SOLVABLE
         return order[0], root.verdict
@@ -288,9 +289,9 @@ class Insight:
                 continue
             child = self.decide_after(state, rules, move, share(len(moves) - i), known)
             after_each[i] = int(child.verdict)
-            if child.verdict == Verdict.SOLVABLE and not gravity:
+            if child.certificate is not None and not gravity:
                 siblings.append((pair, certificate_pairs(child.certificate)))
-        verdict = root.verdict
+        verdict: Verdict = root.verdict
         if verdict == Verdict.UNKNOWN:
             if (after_each == int(Verdict.SOLVABLE)).any():
                 verdict = Verdict.SOLVABLE

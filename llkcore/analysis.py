@@ -5,9 +5,10 @@ in input order plus the parameters of the run, so a saved result says how to rep
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
+import numpy.typing as npt
 
 from .coords import Move
 from .rules import Rules
@@ -21,6 +22,8 @@ DTYPES = {"verdict": np.int8, "initial_moves": np.int32, "solution_length": np.i
 #: random-clear rate, the trap rate (NaN where the careful game met no winnable position) and the
 #: branching.
 RATING_FIELDS = ("score", "clear_rate", "trap_rate", "branching")
+#: The five FIELDS columns, in that order (Analysis's first five arguments).
+Columns = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 _VERDICT_NAMES = {int(v): v.name.lower() for v in Verdict}
 _QUANTILES = (("median", 50.0), ("p90", 90.0), ("p99", 99.0))
 class Summary(dict):
@@ -85,11 +88,11 @@ class Analysis:
         self.wall_seconds = wall_seconds
 
     # Attributes set in __init__; declared for type checkers.
-    verdict: np.ndarray
-    initial_moves: np.ndarray
-    solution_length: np.ndarray
-    nodes: np.ndarray
-    seconds: np.ndarray
+    verdict: npt.NDArray[np.int8]
+    initial_moves: npt.NDArray[np.int32]
+    solution_length: npt.NDArray[np.int32]
+    nodes: npt.NDArray[np.int64]
+    seconds: npt.NDArray[np.float64]
 
     def __len__(self) -> int:
         return int(self.verdict.shape[0])
@@ -198,7 +201,7 @@ class Analysis:
         """
         parts = list(parts)
         if not parts:
-            return cls(*[np.empty(0, DTYPES[name]) for name in FIELDS],
+            return cls(*columns_of(lambda name: np.empty(0, DTYPES[name])),
                        workers=workers, wall_seconds=wall_seconds)
         keep = all(p.moves is not None for p in parts)
         moves = [m for p in parts for m in p.moves] if keep else None  # type: ignore[union-attr]
@@ -206,10 +209,16 @@ class Analysis:
         ratings = {name: np.concatenate([p.ratings[name] for p in parts])  # type: ignore[index]
                    for name in RATING_FIELDS} if rated else None
         first = parts[0]
-        return cls(*[np.concatenate([getattr(p, name) for p in parts]) for name in FIELDS],
+        return cls(*columns_of(lambda name: np.concatenate([getattr(p, name) for p in parts])),
                    moves, strategy=first.strategy, rules=first.rules,
                    node_limit=first.node_limit, time_limit=first.time_limit,
                    workers=workers, wall_seconds=wall_seconds, ratings=ratings)
+
+
+def columns_of(column: Callable[[str], np.ndarray]) -> Columns:
+    """``column(name)`` for each name of FIELDS, in order."""
+    verdict, initial_moves, solution_length, nodes, seconds = map(column, FIELDS)
+    return verdict, initial_moves, solution_length, nodes, seconds
 
 
 def _normal_moves(moves: List[Optional[List[Move]]]) -> list:
@@ -259,8 +268,9 @@ def _format_summary(s: Dict[str, Any]) -> str:
     lines.append("")
     cols = ("mean", "median", "p90", "p99", "max")
     lines.append(f"{'':<18}" + "".join(f"{c:>10}" for c in cols))
-    rows = (("initial moves", "initial_moves", 1.0), ("solution length", "solution_length", 1.0),
-            ("nodes", "nodes", 1.0), ("seconds (ms)", "seconds", 1000.0))
+    rows: Tuple[Tuple[str, str, float], ...] = (
+        ("initial moves", "initial_moves", 1.0), ("solution length", "solution_length", 1.0),
+        ("nodes", "nodes", 1.0), ("seconds (ms)", "seconds", 1000.0))
     if "score" in s:
         rows += (("difficulty score", "score", 1.0), ("random-clear rate", "clear_rate", 1.0),
                  ("trap rate", "trap_rate", 1.0), ("branching", "branching", 1.0))

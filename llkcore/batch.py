@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tupl
 import numpy as np
 
 from ._core import pairs as _pairs
-from .analysis import DTYPES, FIELDS, RATING_FIELDS, Analysis
+from .analysis import DTYPES, FIELDS, RATING_FIELDS, Analysis, Columns, columns_of
 from .board import Board
 from .checks import flag, integer, is_array
 from .coords import Move
@@ -103,8 +103,8 @@ class _Columns:
         if row[0] == int(Verdict.SOLVABLE):
             self.solvable += 1
 
-    def columns(self) -> List[np.ndarray]:
-        return [self.arrays[name][: self.n].copy() for name in FIELDS]
+    def columns(self) -> Columns:
+        return columns_of(lambda name: self.arrays[name][: self.n].copy())
 
     def ratings(self) -> Optional[Dict[str, np.ndarray]]:
         if not self.rated:
@@ -193,9 +193,9 @@ def _solve_one(solver: Solver, rules: Optional[Rules], keep_moves: bool, index: 
     initial = int(cells.shape[0])
     sol = solver.solve(board)
     verdict = int(sol.verdict)
-    solved = verdict == int(Verdict.SOLVABLE) and sol.moves is not None
-    length = len(sol.moves) if solved else -1
-    moves = list(sol.moves) if (keep_moves and solved) else None
+    found = sol.moves if verdict == int(Verdict.SOLVABLE) else None
+    length = -1 if found is None else len(found)
+    moves = list(found) if keep_moves and found is not None else None
     rating = None
     if rate:
         r = rate_board(board)

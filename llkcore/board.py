@@ -7,10 +7,11 @@ trust what they get. See docs/architecture.md ("Layers", "Threads").
 from __future__ import annotations
 
 import threading
-from typing import (TYPE_CHECKING, Any, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple,
-                    Union)
+from typing import (TYPE_CHECKING, Any, Dict, Hashable, Iterable, List, Literal, Optional, Sequence,
+                    Tuple, Union, cast, overload)
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _deals, _insight
 from ._core import link as _link
@@ -189,7 +190,7 @@ class Board:
         return (self._rows, self._cols)
 
     @property
-    def grid(self) -> np.ndarray:
+    def grid(self) -> npt.NDArray[np.int32]:
         """Read-only int32 view of the current grid (live: copy it to keep a snapshot). It cannot
         be made writeable; the board changes only through its methods."""
         return self._state.grid_view()
@@ -256,7 +257,7 @@ class Board:
         """
         return _link.link(self._state, self._cell(a), self._cell(b), self._turns)
 
-    def can_link_many(self, queries: Any) -> np.ndarray:
+    def can_link_many(self, queries: Any) -> npt.NDArray[np.bool_]:
         """Answer many link queries in one GIL-free call.
 
         queries: (k, 4) integer array-like of (r1, c1, r2, c2). Returns a (k,) bool array.
@@ -277,7 +278,7 @@ class Board:
         """Every removable pair ((r1, c1), (r2, c2)) with the first point smaller, sorted."""
         return moves_of(_pairs.moves_cells(self._state, self._turns), self._width)
 
-    def moves_array(self, *, with_turns: bool = False) -> np.ndarray:
+    def moves_array(self, *, with_turns: bool = False) -> npt.NDArray[np.int32]:
         """Every removable pair as a sorted (k, 4) int32 array of (r1, c1, r2, c2).
 
         ``with_turns=True``: (k, 5) rows ``r1, c1, r2, c2, turns``, turns being the fewest turns
@@ -287,6 +288,16 @@ class Board:
             return points_of(_pairs.moves_cells(self._state, self._turns), self._width)
         cells, turns = _pairs.moves_turns(self._state, self._turns)
         return np.concatenate([points_of(cells, self._width), turns[:, None]], axis=1)
+
+    @overload
+    def hint(self, *, safe: Literal[False] = ..., time_limit: Optional[float] = ...
+             ) -> Optional[Move]: ...
+    @overload
+    def hint(self, *, safe: Literal[True], time_limit: Optional[float] = ...
+             ) -> Optional[Hint]: ...
+    @overload
+    def hint(self, *, safe: bool, time_limit: Optional[float] = ...
+             ) -> Optional[Union[Move, Hint]]: ...
 
     def hint(self, *, safe: bool = False,
              time_limit: Optional[float] = 1.0) -> Optional[Union[Move, Hint]]:
@@ -335,9 +346,10 @@ class Board:
             raise IllegalMove(str(exc)) from None
         with self._writer:
             value = self._state.value_at(pa)
-            code, path, moved = self._state.try_remove(pa, pb, self._turns, self._gravity)
-            if code:
-                raise IllegalMove(self._refusal(code, path, a, b, pa, pb))
+            code, found, moved = self._state.try_remove(pa, pb, self._turns, self._gravity)
+            if code:    # found: which endpoint is refused
+                raise IllegalMove(self._refusal(code, cast(int, found), a, b, pa, pb))
+            path = cast(List[Point], found)
             self._undo.append((pa, pb, value, moved))
             self._redo.clear()
         return path
@@ -735,8 +747,19 @@ def find_path(grid: GridLike, a: Point, b: Point, *,
     return _query(grid, a, b, rules, "path")
 
 
+@overload
+def moves(grid: GridLike, *, rules: Optional[Rules] = ...,
+          with_turns: Literal[False] = ...) -> List[Move]: ...
+@overload
+def moves(grid: GridLike, *, rules: Optional[Rules] = ...,
+          with_turns: Literal[True]) -> List[Tuple[Point, Point, int]]: ...
+@overload
+def moves(grid: GridLike, *, rules: Optional[Rules] = ...,
+          with_turns: bool) -> Union[List[Move], List[Tuple[Point, Point, int]]]: ...
+
+
 def moves(grid: GridLike, *, rules: Optional[Rules] = None,
-          with_turns: bool = False) -> List[Any]:
+          with_turns: bool = False) -> Union[List[Move], List[Tuple[Point, Point, int]]]:
     """Every removable pair of ``grid`` under ``rules`` (see Board.moves); with gravity rules,
     of the compacted grid. ``with_turns=True``: ((r1, c1), (r2, c2), turns) triples, turns being
     the fewest turns of a path joining the pair."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import List, Tuple
 
 import numpy as np
+import numpy.typing as npt
 
 Point = Tuple[int, int]
 Move = Tuple[Point, Point]
@@ -30,7 +31,7 @@ def cells_of(points: np.ndarray, width: int) -> np.ndarray:
                                 dtype=np.int32)
 
 
-def points_of(cells: np.ndarray, width: int) -> np.ndarray:
+def points_of(cells: np.ndarray, width: int) -> npt.NDArray[np.int32]:
     """(..., k) padded cells -> (..., 2k) int32 array of row, col pairs."""
     cells = np.asarray(cells)
     out = np.empty(cells.shape[:-1] + (2 * cells.shape[-1],), dtype=np.int32)

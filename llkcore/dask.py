@@ -49,7 +49,7 @@ def analyze_partition(items: Iterable[Any], options: Dict[str, Any], partition: 
         return _analyze_local(items, **options)
     except (BoardError, ValueError) as exc:
         if getattr(exc, "board_index", None) is not None:
-            exc.partition = partition
+            setattr(exc, "partition", partition)    # (attributes of batch.board_error's errors)
         raise
 
 
@@ -88,14 +88,14 @@ def analyze(collection: Any, *, rules: Optional[Rules] = None, strategy: str = "
     rate = flag(rate, "rate")
     npartitions = optional_integer(npartitions, "npartitions", low=1)
     Solver(rules=None, strategy=strategy, node_limit=node_limit, time_limit=time_limit)
-    options = dict(rules=rules, strategy=strategy, node_limit=node_limit, time_limit=time_limit,
+    options: Dict[str, Any] = dict(rules=rules, strategy=strategy, node_limit=node_limit, time_limit=time_limit,
                    workers=threads, keep_moves=keep_moves, rate=rate)
 
     if isinstance(collection, np.ndarray) or isinstance(collection, (list, tuple)):
         if isinstance(collection, np.ndarray) and collection.ndim != 3:
             raise BoardError(f"a batch array must have shape (B, rows, cols), got {collection.shape}")
         n = len(collection)
-        parts = npartitions if npartitions is not None else max(1, min(n, 4 * _cluster_threads(default=1)))
+        parts = npartitions if npartitions is not None else max(1, min(n, 4 * (_cluster_threads(default=1) or 1)))
         collection = db.from_sequence(list(collection), npartitions=parts) if n else None
         if collection is None:
             return _analyze_local([], **options)
@@ -130,7 +130,8 @@ def analyze(collection: Any, *, rules: Optional[Rules] = None, strategy: str = "
         # this path, since a bag's partition sizes are known only once computed).
         sizes = dask.compute(*[dask.delayed(len)(block) for block in blocks[:k]],
                              scheduler=scheduler)
-        raise type(exc)(f"board {sum(sizes) + exc.board_index}: {exc.detail}") from None
+        index, detail = getattr(exc, "board_index"), getattr(exc, "detail")
+        raise type(exc)(f"board {sum(sizes) + index}: {detail}") from None
     wall = time.perf_counter() - start
     result = Analysis.concat(parts, workers=_cluster_threads(default=None), wall_seconds=wall)
     # Parameters as asked, also when there was no partition to take them from.

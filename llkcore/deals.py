@@ -8,7 +8,7 @@ module is ``llkcore.deals``, so that neither hides the other.
 from __future__ import annotations
 
 import sys
-from typing import Any, Optional
+from typing import Any, Dict, Iterator, Optional
 
 import numpy as np
 
@@ -132,12 +132,13 @@ class Deals:
         self.rows, self.cols = rows, cols
         # len() must be able to answer: at most sys.maxsize deals.
         self.count = integer(count, "count", low=0, high=sys.maxsize)
-        self.options = dict(copies=copies, types=types, solvable=solvable, rules=rules)
+        self.options: Dict[str, Any] = dict(copies=copies, types=types, solvable=solvable,
+                                            rules=rules)
         self.seed = integer(seed, "seed", low=0)
 
     def __len__(self) -> int:
         return self.count
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Board]:
         for i in range(self.count):
             yield generate(self.rows, self.cols, seed=deal_seed(self.seed, i), **self.options)

@@ -497,7 +497,8 @@ def _draw(image, draw, s: Any, k: float) -> None:
         width = max(1, round(s.stroke_width * k)) if s.stroke else 0
         if s.dashed:
             draw.rectangle(box, fill=s.fill)
-            _dashed_box(draw, box, s.stroke, width, 4 * k, 3 * k)
+            if s.stroke:
+                _dashed_box(draw, box, s.stroke, width, 4 * k, 3 * k)
         elif s.radius:
             draw.rounded_rectangle(box, radius=s.radius * k, fill=s.fill,
                                    outline=s.stroke, width=width)

@@ -1,12 +1,15 @@
 """Stub for the compiled module llkcore._core.pairs (padded cell indices; see grid.pxd)."""
-from typing import List, Optional, Tuple
+from typing import List, Optional, Tuple, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from .state import GridState
 
-def moves_cells(s: GridState, max_turns: int, cancel: Optional[npt.NDArray[np.int32]] = ...
+@overload
+def moves_cells(s: GridState, max_turns: int, cancel: None = ...) -> npt.NDArray[np.int32]: ...
+@overload
+def moves_cells(s: GridState, max_turns: int, cancel: npt.NDArray[np.int32]
                 ) -> Optional[npt.NDArray[np.int32]]: ...
 def moves_turns(s: GridState, max_turns: int
                 ) -> Tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...

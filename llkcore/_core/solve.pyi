@@ -15,6 +15,8 @@ STATUS_NAMES: Dict[int, str]
 #: Run status code -> verdict value (1 solvable, 0 unsolvable, -1 unknown).
 STATUS_VERDICTS: Dict[int, int]
 TEST_OPTIONS: Dict[str, int]
+#: The default size of the table of dead positions, in entries (from .memo).
+MEMO_ENTRIES: int
 
 def solve_state(s: GridState, strategy: int, max_turns: int, gravity: int, node_limit: int,
                 time_limit: float, memo_entries: int = ..., seed: int = ..., options: int = ...,

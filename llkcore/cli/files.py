@@ -129,6 +129,7 @@ def write_atomic(path: str, data: bytes) -> None:
         sys.stdout.flush()
         return
     fd, tmp = temp_beside(path)
+    renamed = False
     try:
         umask = os.umask(0)
         os.umask(umask)
@@ -138,11 +139,11 @@ def write_atomic(path: str, data: bytes) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
-        tmp = None
+        renamed = True
     except OSError as exc:
         raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
     finally:
-        if tmp is not None and os.path.exists(tmp):
+        if not renamed and os.path.exists(tmp):
             os.unlink(tmp)
 
 

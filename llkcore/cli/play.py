@@ -5,8 +5,7 @@ import argparse
 import os
 import sys
 
-import numpy as np
-
+from .._deals import fresh_seed
 from ..deals import generate
 from ..difficulty import DIFFICULTIES
 from ..errors import BoardError, DealError
@@ -43,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from(args)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("play needs a terminal (stdin and stdout must be a tty)")
-    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**63)
+    seed = args.seed if args.seed is not None else fresh_seed()
     try:
         board = generate(rows, cols, copies=args.copies, types=args.types, seed=seed,
                          rules=rules, difficulty=args.difficulty)
