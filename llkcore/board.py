@@ -123,12 +123,20 @@ class Board:
 
         ``empty``: the label of an empty cell. ``walls``: labels of cells that are never removed
         and block paths (locked cells, obstacles). Every other label is a tile type; types are
-        numbered 1, 2, ... and walls -1, -2, ... in order of first appearance (row by row).
-        ``board.labels`` maps these numbers back to the labels; ``board.label_at(point)`` reads
-        one cell. ``update`` then takes grids of labels too.
+        numbered 1, 2, ... and walls -1, -2, ... in order of first appearance (row by row), then
+        the walls not on this grid in the order ``walls`` gives them (so that ``update`` knows
+        them as walls). ``board.labels`` maps these numbers back to the labels;
+        ``board.label_at(point)`` reads one cell. ``update`` then takes grids of labels too.
         """
         labels: Dict[int, Hashable] = {}
+        try:
+            walls = [label for label in walls]   # (not list(): it trusts a hostile __len__)
+        except TypeError:
+            raise TypeError(f"walls must be an iterable of labels, got {type(walls).__name__}") from None
         board = cls(_label_grid(grid, empty, walls, labels), rules=rules)
+        # Declared walls that this screen does not show get their numbers now: update() reads
+        # which labels are walls from the numbers (and so does a saved board).
+        _number_walls(walls, labels)
         board._labels = labels
         return board
 
@@ -658,6 +666,15 @@ def _label_grid(grid: Any, empty: Hashable, walls: Iterable[Hashable],
             line.append(number)
         out.append(line)
     return out
+
+
+def _number_walls(walls: Iterable[Hashable], labels: Dict[int, Hashable]) -> None:
+    """Give each label of ``walls`` that ``labels`` (number -> label) lacks the next wall number."""
+    known = set(labels.values())
+    for label in walls:
+        if label not in known:
+            known.add(label)
+            labels[min(labels) - 1] = label         # (labels holds 0, the empty label)
 
 
 def parse_text(text: str) -> List[List[int]]:

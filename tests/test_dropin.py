@@ -191,6 +191,26 @@ def test_boards_from_labels():
     assert board.copy().labels == board.labels
 
 
+def test_declared_walls_not_on_the_first_screen_stay_walls():
+    """A bot declares its obstacle labels up front; one that appears only on a later screen is
+    a wall, as it is for a board built from that screen (it was numbered as a tile type, which
+    hint() suggested and remove() removed: a helper's audit). Saved and copied boards keep it."""
+    first = [["cat", None, "cat"], [None, None, None]]
+    later = [["cat", None, "cat"], ["LOCK", "LOCK", None]]
+    board = llk.Board.from_labels(first, empty=None, walls=["LOCK", "ROCK"])
+    assert board.grid.tolist() == [[1, 0, 1], [0, 0, 0]]
+    assert board.labels == {0: None, 1: "cat", -1: "LOCK", -2: "ROCK"}
+    for kept in (board, board.copy(), llk.Board.from_json(board.to_json())):
+        kept.update(later)
+        assert kept.grid.tolist() == [[1, 0, 1], [-1, -1, 0]]
+        assert kept.hint() == ((0, 0), (0, 2))
+        with pytest.raises(llk.IllegalMove):
+            kept.remove((1, 0), (1, 1))
+    # Walls on the screen are numbered first, in order of appearance; a label given twice once.
+    shown = llk.Board.from_labels([["R", "cat", "cat"]], empty=None, walls=["LOCK", "R", "LOCK"])
+    assert shown.grid.tolist() == [[-1, 1, 1]] and shown.labels == {0: None, -1: "R", 1: "cat", -2: "LOCK"}
+
+
 def test_labels_that_are_ints_and_bad_labels():
     board = llk.Board.from_labels([[5, 9, 0], [9, 5, -3]], empty=0, walls=[-3])
     assert board.grid.tolist() == [[1, 2, 0], [2, 1, -1]]
