@@ -2,7 +2,10 @@
 llkcore's modules, counting imports made inside functions (which hide a cycle from Python but not
 from a reader) and leaving out those under ``if TYPE_CHECKING:`` (annotations only)."""
 import ast
+import re
 from pathlib import Path
+
+import pytest
 
 import llkcore
 
@@ -88,3 +91,22 @@ def test_nothing_below_the_package_imports_the_package_itself():
     graph = _graph()
     offenders = sorted(m for m, deps in graph.items() if "llkcore" in deps and m != "llkcore")
     assert offenders == []
+
+
+def test_setup_lists_the_kernels_in_dependency_order():
+    """setup.py's KERNELS: each kernel cimports only kernels listed before it (docs/architecture.md
+    says so), but peeling and pairing, which cimport each other."""
+    root = Path(__file__).resolve().parents[1]        # the source tree (a wheel has no .pyx)
+    if not (root / "setup.py").exists():
+        pytest.skip("the sources are not here (ci/wheel.sh runs a copy of the tests elsewhere)")
+    tree = ast.parse((root / "setup.py").read_text())
+    kernels = next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                   and any(isinstance(t, ast.Name) and t.id == "KERNELS" for t in node.targets))
+    core = root / "llkcore" / "_core"
+    assert sorted(kernels) == sorted(p.stem for p in core.glob("*.pyx"))
+    pattern = re.compile(r"^\s*(?:from\s+\.?(\w+)\s+cimport|cimport\s+(\w+))", re.M)
+    for i, name in enumerate(kernels):
+        text = "".join(p.read_text() for p in (core / f"{name}.pyx", core / f"{name}.pxd") if p.exists())
+        used = {a or b for a, b in pattern.findall(text)} & set(kernels) - {name}
+        later = used - set(kernels[:i]) - ({"pairing"} if name == "peeling" else set())
+        assert not later, f"{name} cimports {sorted(later)}, listed after it in setup.py"
