@@ -15,6 +15,12 @@ Point = Tuple[int, int]
 Move = Tuple[Point, Point]
 
 
+def size_words(rows: int, cols: int) -> str:
+    """How messages name a board's size, so that it cannot be misread (KShisen says width x
+    height, this package's ROWSxCOLS the other way round)."""
+    return f"{rows} rows x {cols} columns"
+
+
 def cell_of(r: int, c: int, width: int) -> int:
     return (r + 1) * width + c + 1
 

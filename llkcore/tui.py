@@ -20,7 +20,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from .board import Board
 from .checks import room, seconds as check_seconds
-from .coords import Point
+from .coords import Point, size_words
 from .errors import DealError, IllegalMove
 from .render import _path_marks     # the path's cells and directions, as render.text draws them
 from .verdict import Verdict
@@ -85,7 +85,7 @@ class Game:
     def check_room(self, lines: int, columns: int) -> None:
         """ValueError with what to do when a lines x columns screen cannot show the game."""
         room(self.needed(), (lines, columns),
-             f"the {self.board.rows}x{self.board.cols} board",
+             f"the board of {size_words(self.board.rows, self.board.cols)}",
              "enlarge the window, or play a smaller board (e.g. llk play 6x8); q quits")
 
     # ---- actions ----------------------------------------------------------------------------
@@ -140,7 +140,8 @@ class Game:
         points = [(values[i], values[i + 1]) for i in range(0, len(values), 2)]
         for r, c in points:
             if not (0 <= r < self.board.rows and 0 <= c < self.board.cols):
-                self.message = f"({r}, {c}) is off the {self.board.rows}x{self.board.cols} board"
+                self.message = (f"({r}, {c}) is off the board of "
+                                f"{size_words(self.board.rows, self.board.cols)}")
                 return
         if len(points) == 2:
             self.selected = None

@@ -258,7 +258,7 @@ def test_game_selection_messages():
     for ch in "9,9":
         game.handle(ch)
     game.handle("select")
-    assert "(9, 9) is off the 2x3 board" in game.message
+    assert "(9, 9) is off the board of 2 rows x 3 columns" in game.message
     game.handle("1"); game.handle("backspace")
     assert game.typed == ""
     game.handle("1"); game.handle("cancel")
@@ -320,7 +320,7 @@ def test_labels_and_the_room_a_board_needs():
     game = tui.Game(llk.generate(8, 18, seed=1))
     assert game.needed() == (15, 64)
     game.check_room(15, 64)
-    with pytest.raises(ValueError, match="terminal too small: the 8x18 board needs 64 columns "
+    with pytest.raises(ValueError, match="terminal too small: the board of 8 rows x 18 columns needs 64 columns "
                                          "x 15 lines, this terminal has 63 x 15"):
         game.check_room(15, 63)
     with pytest.raises(ValueError, match="time_limit"):

@@ -6,11 +6,12 @@ import json
 import sys
 
 from ..batch import analyze
+from ..coords import size_words
 from ..deals import Deals, generate
 from ..errors import BoardError
 from .files import check_writable, write_text
 from .options import (SEED, SIZE_HELP, UsageError, add_rules, add_solver, int_in, parse_size,
-                      rules_from, size_words)
+                      rules_from)
 
 
 def register(sub) -> None:

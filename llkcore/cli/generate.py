@@ -7,7 +7,8 @@ import sys
 from ..deals import generate
 from ..errors import BoardError
 from .files import board_extension, write_board
-from .options import SEED, SIZE_HELP, UsageError, add_rules, int_in, parse_size, rules_from, size_words
+from ..coords import size_words
+from .options import SEED, SIZE_HELP, UsageError, add_rules, int_in, parse_size, rules_from
 
 
 def register(sub) -> None:
@@ -32,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
         board = generate(rows, cols, copies=args.copies, types=args.types,
                          solvable=args.solvable, seed=args.seed, rules=rules)
     except (BoardError, ValueError) as exc:
-        raise UsageError(f"{rows}x{cols}: {exc}") from None
+        raise UsageError(f"{size_words(rows, cols)}: {exc}") from None
     write_board(board, args.output)
     if args.output not in (None, "-"):
         print(f"wrote a board of {size_words(rows, cols)} (seed {board.seed}) to {args.output}",

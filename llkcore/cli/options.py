@@ -54,10 +54,6 @@ def parse_size(text: str) -> Tuple[int, int]:
     return rows, cols
 
 
-def size_words(rows: int, cols: int) -> str:
-    """How output names a size, so that it cannot be misread."""
-    return f"{rows} rows x {cols} columns"
-
 
 def int_in(low: int, high: int):
     """An argparse type: an int in [low, high]."""

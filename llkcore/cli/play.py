@@ -6,11 +6,12 @@ import os
 import sys
 
 from .._deals import fresh_seed
+from ..coords import size_words
 from ..deals import generate
 from ..difficulty import DIFFICULTIES
 from ..errors import BoardError, DealError
 from .options import (SEED, SIZE_HELP, UsageError, add_rules, int_in, parse_size,
-                      positive_seconds, rules_from, size_words)
+                      positive_seconds, rules_from)
 
 
 def register(sub) -> None:
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         board = generate(rows, cols, copies=args.copies, types=args.types, seed=seed,
                          rules=rules, difficulty=args.difficulty)
     except (BoardError, DealError, ValueError) as exc:
-        raise UsageError(f"{rows}x{cols}: {exc}") from None
+        raise UsageError(f"{size_words(rows, cols)}: {exc}") from None
     gravity = f"gravity {rules.gravity}" if rules.gravity else "no gravity"
     border = "border" if rules.border else "no border"
     band = f", {args.difficulty}" if args.difficulty else ""
