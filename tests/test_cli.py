@@ -275,6 +275,18 @@ def test_analyze_reproduces_its_exact_time_limit(capsys):
     code, out, err = run(capsys, "analyze", "--size", "4x4", "--count", 2, "--json", "-", "-q",
                          "--time-limit", "0.1234567")
     assert code == 0 and "--time-limit 0.1234567 " in json.loads(out)["reproduce"] + " "
+    assert "--keep-moves" not in json.loads(out)["reproduce"]
+
+
+def test_analyze_reproduces_keep_moves(capsys):
+    """The reproduce command writes the same document: with the solutions when they were kept."""
+    code, out, err = run(capsys, "analyze", "--size", "4x4", "--count", 2, "--json", "-", "-q",
+                         "--keep-moves")
+    doc = json.loads(out)
+    assert code == 0 and doc["reproduce"].endswith(" --keep-moves") and "moves" in doc["boards"]
+    again = doc["reproduce"].split()[1:] + ["--json", "-", "-q"]      # (after "llk")
+    code, out, err = run(capsys, *again)
+    assert code == 0 and json.loads(out)["boards"]["moves"] == doc["boards"]["moves"]
 
 
 def test_analyze_names_the_option_a_deal_size_fails_on(capsys):

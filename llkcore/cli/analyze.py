@@ -93,4 +93,6 @@ def command_line(args: argparse.Namespace, rules) -> str:
         parts.append(f"--time-limit {args.time_limit!r}")   # exact: %g would round it
     if args.rate:
         parts.append("--rate")
+    if args.keep_moves:
+        parts.append("--keep-moves")        # the document then holds the solutions too
     return " ".join(parts)
