@@ -262,7 +262,8 @@ def reshuffle_types(state: GridState, rules: Rules, *, solvable: bool = True,
     values, counts = np.unique(before, return_counts=True)
     odd = counts % 2 == 1
     if odd.any():
-        raise DealError(f"type {int(values[odd][0])} has {int(counts[odd][0])} tiles left: a board "
+        left = int(counts[odd][0])
+        raise DealError(f"type {int(values[odd][0])} has {left} tile{'s' * (left != 1)} left: a board "
                         "with an odd count of some type can never be cleared, so no solvable "
                         "reshuffle exists (use solvable=False)")
     placeholder = np.where(occupied, 1, grid).astype(np.int32)

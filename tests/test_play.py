@@ -310,7 +310,7 @@ def test_a_stuck_game_and_a_reshuffle():
     assert "still winnable: yes" in game.text() and board.tiles_left == 4
     odd = tui.Game(llk.Board([[1, 3], [3, 0]]), time_limit=1.0)
     odd.handle("s")
-    assert odd.message.startswith("no reshuffle: type 1 has 1 tiles left")
+    assert odd.message.startswith("no reshuffle: type 1 has 1 tile left")
 
 
 def test_labels_and_the_room_a_board_needs():
