@@ -10,7 +10,7 @@ from ..coords import size_words
 from ..deals import Deals, generate
 from ..errors import BoardError
 from .files import check_writable, write_text
-from .options import (SEED, SIZE_HELP, UsageError, add_rules, add_solver, int_in, parse_size,
+from .options import (SEED, SIZE_HELP, UsageError, add_deal_counts, add_rules, add_solver, int_in, parse_size,
                       rules_from)
 
 
@@ -21,10 +21,7 @@ def register(sub) -> None:
                    help=SIZE_HELP + "; default kshisen")
     p.add_argument("--count", type=int_in(1, 10**9), default=1000, metavar="N",
                    help="number of deals (default 1000)")
-    p.add_argument("--copies", type=int_in(2, 2**20), default=4, metavar="K",
-                   help="tiles per type (even, default 4)")
-    p.add_argument("--types", type=int_in(1, 2**20), default=None, metavar="T",
-                   help="number of types instead of --copies")
+    add_deal_counts(p)
     p.add_argument("--solvable", action="store_true", help="deal solvable boards only")
     p.add_argument("--seed", type=SEED, default=0, metavar="S",
                    help="seed of the run (default 0); deal i gets its own stream")

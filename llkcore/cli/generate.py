@@ -8,17 +8,17 @@ from ..deals import generate
 from ..errors import BoardError
 from .files import board_extension, write_board
 from ..coords import size_words
-from .options import SEED, SIZE_HELP, UsageError, add_rules, int_in, parse_size, rules_from
+from .options import SEED, SIZE_HELP, UsageError, add_deal_counts, add_rules, parse_size, rules_from
 
 
 def register(sub) -> None:
     p = sub.add_parser("generate", help="deal one board", description="Deal one seeded board.")
     p.add_argument("size", type=parse_size, metavar="SIZE", help=SIZE_HELP)
-    p.add_argument("--seed", type=SEED, default=None, metavar="S")
+    p.add_argument("--seed", type=SEED, default=None, metavar="S",
+                   help="seed of the deal (default: a new one each time; a file written with -o names it)")
     p.add_argument("--solvable", action="store_true",
                    help="a solvable deal (its certificate goes into .json output)")
-    p.add_argument("--copies", type=int_in(2, 2**20), default=4, metavar="K")
-    p.add_argument("--types", type=int_in(1, 2**20), default=None, metavar="T")
+    add_deal_counts(p)
     p.add_argument("-o", "--output", metavar="FILE", help=".txt, .json or .npy (default: stdout)")
     add_rules(p)
     p.set_defaults(func=run)

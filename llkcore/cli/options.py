@@ -94,6 +94,14 @@ def parse_pair(text: str) -> Tuple[Tuple[int, int], Tuple[int, int]]:
 SEED = int_in(0, 2**63 - 1)
 
 
+def add_deal_counts(p: argparse.ArgumentParser) -> None:
+    """--copies / --types: how many tiles of each type a deal has (every command that deals)."""
+    p.add_argument("--copies", type=int_in(2, 2**20), default=4, metavar="K",
+                   help="tiles per type (even, default 4)")
+    p.add_argument("--types", type=int_in(1, 2**20), default=None, metavar="T",
+                   help="number of types instead of --copies")
+
+
 def add_rules(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("rules")
     g.add_argument("--rules", choices=list(PRESETS), default=None, metavar="GAME",

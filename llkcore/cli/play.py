@@ -10,7 +10,7 @@ from ..coords import size_words
 from ..deals import generate
 from ..difficulty import DIFFICULTIES
 from ..errors import BoardError, DealError
-from .options import (SEED, SIZE_HELP, UsageError, add_rules, int_in, parse_size,
+from .options import (SEED, SIZE_HELP, UsageError, add_deal_counts, add_rules, parse_size,
                       positive_seconds, rules_from)
 
 
@@ -26,10 +26,7 @@ def register(sub) -> None:
                    help="seed of the deal (default: a new deal each time)")
     p.add_argument("--difficulty", choices=DIFFICULTIES, default=None,
                    help="a deal rated in this band (llk.rate)")
-    p.add_argument("--copies", type=int_in(2, 2**20), default=4, metavar="K",
-                   help="tiles per type (even, default 4)")
-    p.add_argument("--types", type=int_in(1, 2**20), default=None, metavar="T",
-                   help="number of types instead of --copies")
+    add_deal_counts(p)
     p.add_argument("--time-limit", type=positive_seconds, default=0.5, metavar="S",
                    help="seconds for each winnability check and hint (default 0.5)")
     add_rules(p)
