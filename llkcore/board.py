@@ -199,8 +199,9 @@ class Board:
 
     @property
     def grid(self) -> npt.NDArray[np.int32]:
-        """Read-only int32 view of the current grid (live: copy it to keep a snapshot). It cannot
-        be made writeable; the board changes only through its methods."""
+        """Read-only int32 view of the current grid (live: copy it to keep a snapshot; while
+        another thread plays, ``board.copy().grid`` is one position). It cannot be made
+        writeable; the board changes only through its methods."""
         return self._state.grid_view()
 
     @property
@@ -588,22 +589,22 @@ class Board:
     def _restore(cls, document: dict) -> "Board":
         return saving.restore(document, cls, check_certificates=False)
 
-    def _history_steps(self) -> Tuple[np.ndarray, Optional[List[Move]], list, list]:
+    def _unwind_history(self) -> Tuple[np.ndarray, Optional[List[Move]], list, list]:
         """(start grid, start certificate, steps made oldest first, steps undone next first),
         a step being ((r1, c1), (r2, c2)) for a removal or ("shuffle", types, certificate) for
-        a reshuffle (the new types of the tiles, row by row)."""
-        twin = self.copy()
+        a reshuffle (the new types of the tiles, row by row). Undoes every step of this board:
+        saving.document() calls it on a copy of its own."""
 
         def step(record: tuple) -> tuple:
             if record[0] == _SHUFFLE:
                 return (_SHUFFLE, record[3], record[5])
             return (self._point(record[0]), self._point(record[1]))
 
-        made = [step(r) for r in twin._undo]
-        undone = [step(r) for r in reversed(twin._redo)]
-        while twin.undo():
+        made = [step(r) for r in self._undo]
+        undone = [step(r) for r in reversed(self._redo)]
+        while self.undo():
             pass
-        return np.array(twin.grid), twin.certificate, made, undone
+        return np.array(self.grid), self.certificate, made, undone
 
     def _repr_svg_(self) -> Optional[str]:
         """Jupyter shows a Board as its picture (up to render.DISPLAY_CELLS cells; a larger

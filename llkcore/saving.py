@@ -55,16 +55,18 @@ _SHUFFLE = "shuffle"
 def document(board: "Board", *, arrays: bool = False) -> Dict[str, Any]:
     """The saved form of ``board`` as a dict of JSON values (grids and reshuffle types as
     numpy arrays when ``arrays``, as pickling wants them)."""
-    start, start_certificate, made, undone = board._history_steps()
-    grid = np.array(board.grid)
+    # Everything is read from one copy, made under the board's lock: a removal by another
+    # thread cannot fall between reading the history and reading the grid.
+    board = board.copy()
     doc: Dict[str, Any] = {
         "format": FORMAT, "version": VERSION,
-        "grid": _grid_out(grid, arrays),
+        "grid": _grid_out(np.array(board.grid), arrays),
         "rules": board.rules.to_dict(),
         "certificate": _moves_out(board.certificate),
         "seed": _seed_out(board.seed),
         "labels": _labels_out(board.labels, as_is=arrays),
     }
+    start, start_certificate, made, undone = board._unwind_history()
     if made or undone:
         doc["start"] = {"grid": _grid_out(start, arrays), "certificate": _moves_out(start_certificate)}
         doc["history"] = [_step_out(s, arrays) for s in made]
