@@ -48,6 +48,8 @@ VERSION = 1
 _FIELDS = ("format", "version", "grid", "rules", "certificate", "seed", "labels", "start",
            "history", "redo")
 _SHUFFLE = "shuffle"
+#: How deep tuples may nest in a saved label (a file's label cannot exhaust the stack).
+LABEL_DEPTH = 32
 
 
 # ---- writing ----------------------------------------------------------------------------------
@@ -117,8 +119,9 @@ def _seed_out(seed: Any) -> Optional[int]:
         raise TypeError(f"board.seed must be an int or None, got {type(seed).__name__}") from None
 
 
-def _label_out(label: Any) -> Any:
-    """A label as a JSON value: None, bool, int, float, str, or a tuple of them as a list."""
+def _label_out(label: Any, depth: int = 0) -> Any:
+    """A label as a JSON value: None, bool, int, float, str, or a tuple of them as a list
+    (nested at most LABEL_DEPTH deep)."""
     if label is None:
         return None
     if isinstance(label, (bool, np.bool_)):
@@ -130,7 +133,9 @@ def _label_out(label: Any) -> Any:
     if isinstance(label, (float, np.floating)):
         return float(label)
     if isinstance(label, tuple):
-        return [_label_out(item) for item in label]
+        if depth == LABEL_DEPTH:
+            raise TypeError(f"a label nested more than {LABEL_DEPTH} deep cannot be saved as JSON")
+        return [_label_out(item, depth + 1) for item in label]
     raise TypeError(f"label {label!r} ({type(label).__name__}) cannot be saved as JSON: labels "
                     "may be str, int, float, bool, None or tuples of them")
 
@@ -315,7 +320,9 @@ def _reshuffle(board: "Board", types: Any, certificate: Any, what: str) -> None:
     if not ok or len(types) != len(before):
         raise BoardError(f"saved board: {what}: a reshuffle lists the new type of each of the "
                          f"{len(before)} tiles, row by row")
-    after = np.ascontiguousarray(types, dtype=np.int64)
+    # (A tile type is an int32; a larger int cannot be one, nor be converted to compare.)
+    in_range = isinstance(types, np.ndarray) or all(-2**31 <= v < 2**31 for v in types)
+    after = np.ascontiguousarray(types if in_range else [], dtype=np.int64)
     if not np.array_equal(np.sort(after), np.sort(before)):
         raise BoardError(f"saved board: {what}: a reshuffle keeps the types of the tiles left; "
                          "these types are not the same multiset")
@@ -359,10 +366,12 @@ def _labels_in(value: Any, board: "Board", grid: Any, start: Any) -> Optional[Di
     return labels
 
 
-def _label_in(value: Any) -> Hashable:
+def _label_in(value: Any, depth: int = 0) -> Hashable:
     """A saved label: lists were tuples (a label is hashable, a list is not)."""
     if isinstance(value, list):
-        return tuple(_label_in(v) for v in value)
+        if depth == LABEL_DEPTH:
+            raise BoardError(f"saved board: a label is nested more than {LABEL_DEPTH} deep")
+        return tuple(_label_in(v, depth + 1) for v in value)
     if isinstance(value, dict):
         raise BoardError("saved board: a label is a str, number, bool, null or a list of them")
     if isinstance(value, float) and not math.isfinite(value):

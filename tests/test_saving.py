@@ -191,6 +191,8 @@ def saved(**changes):
     (saved(history="no"), "must be a list of steps"),
     (saved(history=[{"shuffle": [1], "certificate": None}]), "lists the new type of each"),
     (saved(history=[{"shuffle": [9] * 8, "certificate": None}]), "not the same multiset"),
+    # beyond int64 (an OverflowError converting it, found by a helper's audit)
+    (saved(history=[{"shuffle": [10**30] + [1] * 7, "certificate": None}]), "not the same multiset"),
     (saved(history=[{"shuffle": [1] * 8}]), "a reshuffle is"),
     (saved(start=KeyError), "needs its \"start\""),
     (saved(grid=[[0, 0, 0, 0], [0, 0, 0, 0]]), "does not lead to its grid"),
@@ -203,6 +205,8 @@ def saved(**changes):
     (saved(labels=[[0, None], [0, "a"]]), "appears twice"),
     (saved(labels=[[0, None], [1, "a"]]), "does not name"),
     (saved(labels=[[0, {"a": 1}]]), "a label is"),
+    # deep enough for a RecursionError, not for json's own "nested too deeply" (helper audit)
+    (saved(labels=[[0, None], [1, "a"], [2, json.loads("[" * 600 + "]" * 600)]]), "nested more than 32"),
 ])
 def test_malformed_or_newer_documents_raise_board_error(text, message):
     with pytest.raises(llk.BoardError, match=message):
@@ -286,3 +290,15 @@ def test_indent_is_a_small_int():
                        (2.0, TypeError), (True, TypeError)):
         with pytest.raises(error, match="indent"):
             board.to_json(indent=bad)
+
+
+def test_labels_nest_as_deep_as_a_file_may_hold():
+    """A label of tuples nested 32 deep saves and loads; one deeper cannot be saved (TypeError,
+    as for any label JSON cannot hold), so every saved board loads again."""
+    deep = "a"
+    for _ in range(32):
+        deep = (deep,)
+    board = llk.Board.from_labels([[deep, deep]])
+    assert llk.Board.from_json(board.to_json()).labels == board.labels
+    with pytest.raises(TypeError, match="nested more than 32 deep"):
+        llk.Board.from_labels([[(deep,), (deep,)]]).to_json()
