@@ -431,3 +431,30 @@ def test_ctrl_c_stops_analyze_promptly(tmp_path):
     assert proc.returncode == 130, err
     assert "interrupted" in err
     assert stopped < 10, stopped
+
+
+def test_outputs_through_a_link_or_to_a_pipe_keep_what_is_there(tmp_path, capsys):
+    """Writing renames a finished temporary file over the output, which would replace a symbolic
+    link by a file, and a device or a pipe too (a helper's audit, as root: -o /dev/full became a
+    7 MB file). A link's target is written so and the link stays; a pipe is written in place."""
+    import stat
+    import threading
+
+    real = tmp_path / "real.txt"
+    real.write_text("old")
+    link = tmp_path / "link.txt"
+    link.symlink_to("real.txt")
+    code, out, err = run(capsys, "generate", "2x4", "--seed", 1, "-o", link)
+    assert code == 0 and link.is_symlink() and real.read_text() != "old"
+    assert llk.Board.from_text(real.read_text()).shape == (2, 4)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.txt", "real.txt"]   # no temp left
+
+    pipe = tmp_path / "pipe.txt"
+    os.mkfifo(pipe)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(pipe.read_text()), daemon=True)
+    reader.start()
+    code, out, err = run(capsys, "generate", "2x4", "--seed", 1, "-o", pipe)
+    reader.join(timeout=30)
+    assert code == 0 and stat.S_ISFIFO(os.stat(pipe).st_mode)
+    assert got == [real.read_text()]

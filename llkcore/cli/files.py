@@ -123,12 +123,21 @@ def _with_rules(board: Board, rules: Any) -> Board:
 
 def write_atomic(path: str, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder, renamed over the
-    target when complete ('-': stdout)."""
+    target when complete ('-': stdout). A symbolic link stays and its target is written so; a
+    device or a pipe (``/dev/null``) is written in place, not replaced by a file."""
     if path == "-":
         sys.stdout.buffer.write(data) if hasattr(sys.stdout, "buffer") else sys.stdout.write(data.decode())
         sys.stdout.flush()
         return
-    fd, tmp = temp_beside(path)
+    target, in_place = write_target(path)
+    if in_place:
+        try:
+            with open(target, "wb") as fh:
+                fh.write(data)
+        except OSError as exc:
+            raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        return
+    fd, tmp = temp_beside(target)
     renamed = False
     try:
         umask = os.umask(0)
@@ -138,13 +147,21 @@ def write_atomic(path: str, data: bytes) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        os.replace(tmp, target)
         renamed = True
     except OSError as exc:
         raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
     finally:
         if not renamed and os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def write_target(path: str) -> Tuple[str, bool]:
+    """(the file to write for ``path``, whether to write it in place): a symbolic link's target
+    (renaming over the link would replace it), written in place when it exists and is neither a
+    regular file nor a folder (a device or a pipe, which renaming would replace by a file)."""
+    target = os.path.realpath(path)
+    return target, os.path.exists(target) and not os.path.isfile(target) and not os.path.isdir(target)
 
 
 def temp_beside(path: str) -> Tuple[int, str]:
@@ -162,9 +179,14 @@ def check_writable(path: str) -> None:
     to write there, a folder by that name): for outputs written after a long run."""
     if path == "-":
         return
-    if os.path.isdir(path):
+    target, in_place = write_target(path)
+    if os.path.isdir(target):
         raise UsageError(f"{path}: cannot write: it is a folder")
-    fd, tmp = temp_beside(path)
+    if in_place:
+        if not os.access(target, os.W_OK):
+            raise UsageError(f"{path}: cannot write: permission denied")
+        return
+    fd, tmp = temp_beside(target)
     os.close(fd)
     os.unlink(tmp)
 
