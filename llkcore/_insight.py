@@ -65,7 +65,8 @@ class Hint(tuple):
     ``verdict``: SOLVABLE when the position after the move is proved winnable (the move is
     safe); otherwise no move could be proved safe and this is the plain hint, with the verdict
     on the position before it: UNSOLVABLE (the game is already lost: no move can keep it
-    winnable) or UNKNOWN (not decided within the time limit). ``safe`` is True iff SOLVABLE.
+    winnable) or UNKNOWN (not decided within the time limit; the first move found when the
+    time ran out before the moves were ordered). ``safe`` is True iff SOLVABLE.
     """
 
     verdict: Verdict
@@ -215,7 +216,8 @@ class Insight:
                   known: Iterable[np.ndarray] = ()) -> Optional[Tuple[np.ndarray, Verdict]]:
         """(move, verdict): a move that keeps the position winnable, verdict SOLVABLE; or,
         when none could be proved safe, the plain hint with the position's verdict (UNSOLVABLE:
-        no move can; UNKNOWN: not decided in time). None when no pair can be removed.
+        no move can; UNKNOWN: not decided in time; the first move found when the time ran out
+        ordering the moves). None when no pair can be removed.
 
         Among the moves proved safe it prefers the hint order (fewest turns, shortest path,
         smallest pair), looking at up to HINT_TRIES moves ahead of the certificate's first."""
@@ -224,9 +226,9 @@ class Insight:
         order = _pairs.hint_order(state, rules.max_turns, -1.0 if left is None else left)
         if order is None:
             # The time ran out ordering the moves (listing them, and a path search for each
-            # move of three turns or more, can take seconds on a big sparse board): the plain
-            # hint, undecided.
-            found = _pairs.hint(state, rules.max_turns)
+            # move of three turns or more, can take seconds on a big sparse board). The plain
+            # hint would list them all again: the first move found instead, undecided.
+            found = _pairs.first_move(state, rules.max_turns)
             return None if found is None else (np.array(found, dtype=np.int32), Verdict.UNKNOWN)
         if len(order) == 0:
             return None
@@ -234,24 +236,21 @@ class Insight:
         root = self.decide(state, rules, clock.budget(), known)
         if root.verdict == Verdict.UNSOLVABLE:
             return order[0], Verdict.UNSOLVABLE
+        safe = np.zeros(len(order), dtype=bool)
         if root.certificate is not None:
-            first = tuple(root.certificate[0])
-            safe_pairs = certificate_pairs(root.certificate) if rules.gravity is None else set()
             known.append(root.certificate)
-        else:
-            first, safe_pairs = None, set()
-        tries = 0
-        for i, move in enumerate(order):
-            pair = (int(move[0]), int(move[1]))
-            if pair == first or pair in safe_pairs:
-                return move, Verdict.SOLVABLE
-            if tries >= HINT_TRIES or clock.spent():
-                continue
-            tries += 1
-            child = self.decide_after(state, rules, move, clock.budget(HINT_TRIES - tries + 1),
-                                      known)
+            # The certificate's first move is safe, and without gravity every pair it removes.
+            proved = root.certificate if rules.gravity is None else root.certificate[:1]
+            safe = np.isin(pair_keys(order), pair_keys(proved))
+        ahead = int(np.argmax(safe)) if safe.any() else len(order)     # the first known safe
+        for i in range(min(ahead, HINT_TRIES)):
+            if clock.spent():
+                break
+            child = self.decide_after(state, rules, order[i], clock.budget(HINT_TRIES - i), known)
             if child.verdict == Verdict.SOLVABLE:
-                return move, Verdict.SOLVABLE
+                return order[i], Verdict.SOLVABLE
+        if ahead < len(order):
+            return order[ahead], Verdict.SOLVABLE
         return order[0], root.verdict
 
     def classify(self, state: GridState, rules: Rules, budget: Budget,
@@ -273,24 +272,35 @@ class Insight:
             after_each[:] = int(Verdict.UNSOLVABLE)
             return root.verdict, moves, after_each
         # Without gravity a pair some clearing sequence removes is a safe move: the root's
-        # certificate, and a sibling's certificate for moves disjoint from that sibling.
+        # certificate, and a sibling's certificate for moves disjoint from that sibling. They
+        # are marked when the certificate is found (by binary search: the moves are sorted), so
+        # the loop below only decides moves, and stops when the time is up.
         gravity = rules.gravity is not None
-        root_pairs = set() if gravity or root.certificate is None else certificate_pairs(root.certificate)
-        siblings: List[Tuple[Tuple[int, int], set]] = []
+        keys = pair_keys(moves)
+
+        def safe_by(certificate: np.ndarray, sibling: Optional[np.ndarray] = None) -> None:
+            found = pair_keys(certificate)
+            at = np.minimum(np.searchsorted(keys, found), len(keys) - 1)
+            at = at[keys[at] == found]
+            if sibling is not None:
+                at = at[(moves[at] != sibling[0]).all(1) & (moves[at] != sibling[1]).all(1)]
+            at = at[after_each[at] == int(Verdict.UNKNOWN)]
+            after_each[at] = int(Verdict.SOLVABLE)
+
         if root.certificate is not None:
             known.append(root.certificate)
-        for i, move in enumerate(moves):
-            pair = (int(move[0]), int(move[1]))
-            if pair in root_pairs or any(pair in cert and not set(pair) & set(m)
-                                         for m, cert in siblings):
-                after_each[i] = int(Verdict.SOLVABLE)
-                continue
+            if not gravity and len(moves):
+                safe_by(root.certificate)
+        for i in np.flatnonzero(after_each == int(Verdict.UNKNOWN)).tolist():
+            if after_each[i] != int(Verdict.UNKNOWN):
+                continue                # a sibling's certificate proved it meanwhile
             if not per_move and clock.spent():
-                continue
+                break
+            move = moves[i]
             child = self.decide_after(state, rules, move, share(len(moves) - i), known)
             after_each[i] = int(child.verdict)
             if child.certificate is not None and not gravity:
-                siblings.append((pair, certificate_pairs(child.certificate)))
+                safe_by(child.certificate, move)
         verdict: Verdict = root.verdict
         if verdict == Verdict.UNKNOWN:
             if (after_each == int(Verdict.SOLVABLE)).any():
@@ -332,8 +342,11 @@ def position_key(state: GridState, rules: Rules) -> bytes:
     return h.digest()
 
 
-def certificate_pairs(certificate: np.ndarray) -> set:
-    return {(int(a), int(b)) for a, b in certificate.tolist()}
+def pair_keys(pairs: np.ndarray) -> np.ndarray:
+    """One int64 per removal of a (k, 2) array of padded cells (pa < pb, as listed and as
+    certificates hold them): sorted moves give sorted keys."""
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    return pairs[:, 0] << 32 | pairs[:, 1]
 
 
 def after(state: GridState, move: np.ndarray, rules: Rules) -> GridState:

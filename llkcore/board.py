@@ -319,7 +319,9 @@ class Board:
         ahead of it in the order above proved safe too. ``hint.safe`` (verdict SOLVABLE) says it
         was proved; otherwise it is the plain hint and ``hint.verdict`` says why: UNSOLVABLE,
         the game is already lost; UNKNOWN, not decided within ``time_limit`` seconds (positive,
-        or None for no limit).
+        or None for no limit). When the time runs out before the moves are even listed and
+        ordered (boards of a million cells), the UNKNOWN hint is the first move found instead
+        of the plain hint, which would list them all.
         """
         check_seconds(time_limit, "time_limit", positive=True)
         if flag(safe, "safe"):

@@ -141,6 +141,39 @@ def test_a_hint_with_no_proof_in_time_falls_back_to_the_plain_hint(monkeypatch):
     assert traps.verdict == K and list(traps) == [] and traps.undecided == board.moves()
 
 
+def test_out_of_time_before_the_moves_are_ordered_the_hint_is_the_first_move_found(monkeypatch):
+    """The plain hint lists and weighs every move, which no time limit bounds (15.6 s on a
+    1024x1024 board with gravity in a helper's audit): when the time runs out ordering the moves,
+    the safe hint is the first removable pair the listing meets, undecided."""
+    from llkcore._core import pairs as _pairs
+
+    board = llk.generate(8, 8, seed=3)
+    monkeypatch.setattr(_insight._pairs, "hint_order", lambda state, turns, seconds: None)
+    hint = board.hint(safe=True, time_limit=0.5)
+    assert hint.verdict == K and not hint.safe
+    first = _pairs.first_move(board._state, board.rules.max_turns)
+    assert tuple(hint) == tuple(board._point(c) for c in first) and hint in board.moves()
+    stuck = llk.Board([[1, 2], [2, 1]], rules=llk.Rules(border=False))
+    assert _pairs.first_move(stuck._state, 2) is None and stuck.hint(safe=True) is None
+
+
+def test_first_move_is_a_move_exactly_when_there_is_one():
+    from llkcore._core import pairs as _pairs
+
+    for seed in range(30):
+        board = llk.Board(llk.generate(5, 6, seed=seed).grid)
+        while True:
+            first = _pairs.first_move(board._state, 2)
+            moves = board.moves()
+            assert (first is None) == (not moves) == board.is_stuck() or board.is_clear()
+            if first is None:
+                break
+            assert first[0] < first[1]
+            move = (board._point(first[0]), board._point(first[1]))
+            assert move in moves
+            board.remove(*move)
+
+
 # ---------------------------------------------------------------------------------------------
 # the cache
 # ---------------------------------------------------------------------------------------------

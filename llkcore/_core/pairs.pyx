@@ -403,17 +403,24 @@ def moves_cells(GridState s, int max_turns, cnp.ndarray cancel=None):
 
 def has_move(GridState s, int max_turns):
     """True iff at least one pair can be removed now (stops at the first)."""
+    return first_move(s, max_turns) is not None
+
+
+def first_move(GridState s, int max_turns):
+    """The first removable pair the listing meets, as (pa, pb) padded cells (pa < pb), or
+    None: a move at the cost of has_move, where ``hint`` weighs every move."""
     cdef int64_t k
+    cdef int32_t pair[2]
     cdef Budget b
     budget_start(&b, -1.0, NULL)
     lock_for(s, max_turns)
     try:
         with nogil:
-            k = list_moves(&s.g, &s.work, max_turns, NULL, 1, &b)
+            k = list_moves(&s.g, &s.work, max_turns, pair, 1, &b)
     finally:
         s.unlock()
     budget_raise(&b)
-    return k > 0
+    return (pair[0], pair[1]) if k > 0 else None
 
 
 def moves_turns(GridState s, int max_turns):
