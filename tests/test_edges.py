@@ -201,7 +201,7 @@ def test_moves_with_turns_give_the_fewest_turns(grid, r):
 # ---------------------------------------------------------------------------------------------
 
 _CHILD = textwrap.dedent("""
-    import json, sys, time
+    import json, sys, threading, time
     import numpy as np
     import llkcore as llk
 
@@ -219,6 +219,12 @@ _CHILD = textwrap.dedent("""
     step("hint", big.hint)
     step("solve", lambda: llk.solve(llk.Board(sparse_grid(512), rules=llk.Rules(max_turns=3))))
     step("analyze", lambda: llk.analyze([big] * 4, workers=2))
+
+    def wait_for_the_board():          # another thread holds it (its lock is waited for in slices)
+        threading.Thread(target=big.moves, daemon=True).start()
+        time.sleep(0.2)
+        big.hint()
+    step("waiting", wait_for_the_board)
     step("generate", lambda: llk.generate(1024, 1024, seed=1))
     full = llk.generate(1024, 1024, solvable=False, seed=2)
     before = full.grid.copy()
@@ -251,7 +257,8 @@ def test_ctrl_c_stops_moves_hint_solve_analyze_generate_and_shuffle_on_big_board
     proc = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
-        delays = _interrupt_each(proc, ["moves", "hint", "solve", "analyze", "generate", "shuffle"])
+        delays = _interrupt_each(proc, ["moves", "hint", "solve", "analyze", "waiting", "generate",
+                                        "shuffle"])
         unchanged = json.loads(proc.stdout.readline())
         proc.communicate(timeout=60)
     finally:

@@ -12,8 +12,10 @@ Threads: every kernel entry that reads or writes a state holds its mutex for the
 buffers are used by one call at a time. Everything here trusts its inputs: the facade validates.
 """
 cimport numpy as cnp
-from cpython.pythread cimport (NOWAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock,
-                               PyThread_free_lock, PyThread_release_lock, WAIT_LOCK)
+from cpython.exc cimport PyErr_CheckSignals
+from cpython.pythread cimport (NOWAIT_LOCK, PY_LOCK_ACQUIRED, PyLockStatus, PyThread_acquire_lock,
+                               PyThread_allocate_lock, PyThread_free_lock, PyThread_release_lock,
+                               PyThread_type_lock)
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport qsort
 from libc.string cimport memcpy, memset
@@ -23,6 +25,12 @@ from .gravity cimport compact_all, put_pair, slide_room, take_pair
 from .grid cimport (GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_NONE, GRAVITY_RIGHT, GRAVITY_UP, Grid,
                     lower_bound, put_tile, set_blocked, take_tile)
 from .path cimport best_path, path_work_alloc, path_work_free
+from .run cimport SIGNAL_MS
+
+cdef extern from "pythread.h":
+    ctypedef long long PY_TIMEOUT_T
+    PyLockStatus PyThread_acquire_lock_timed(PyThread_type_lock lock, PY_TIMEOUT_T microseconds,
+                                             int intr_flag) nogil
 
 from weakref import ref as _weak_ref
 
@@ -223,10 +231,17 @@ cdef class GridState:
     # ---- the mutex --------------------------------------------------------------------------
 
     cdef int lock(self) except -1:
-        if not PyThread_acquire_lock(self.mutex, NOWAIT_LOCK):
+        cdef PyLockStatus got
+        if PyThread_acquire_lock(self.mutex, NOWAIT_LOCK):
+            return 0
+        # Another thread holds this state: wait in slices of SIGNAL_MS, so that Ctrl-C in the
+        # main thread stops the wait as it stops a kernel (KeyboardInterrupt, nothing held).
+        while True:
             with nogil:
-                PyThread_acquire_lock(self.mutex, WAIT_LOCK)
-        return 0
+                got = PyThread_acquire_lock_timed(self.mutex, SIGNAL_MS * 1000, 0)
+            if got == PY_LOCK_ACQUIRED:
+                return 0
+            PyErr_CheckSignals()
 
     cdef int lock_work(self) except -1:
         self.lock()
