@@ -458,3 +458,18 @@ def test_outputs_through_a_link_or_to_a_pipe_keep_what_is_there(tmp_path, capsys
     reader.join(timeout=30)
     assert code == 0 and stat.S_ISFIFO(os.stat(pipe).st_mode)
     assert got == [real.read_text()]
+
+
+def test_running_out_of_memory_gives_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
+    """A picture too big for the machine (a helper's audit: llk render of a 1024x1024 board as
+    PNG under a memory limit printed Pillow's MemoryError traceback)."""
+    board = tmp_path / "b.txt"
+    board.write_text("1 1\n")
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(llk.render, "png", no_memory)
+    code, out, err = run(capsys, "render", board, "-o", tmp_path / "b.png")
+    assert code == 2 and "not enough memory" in one_error_line(err, "render")
+    assert not (tmp_path / "b.png").exists()

@@ -65,8 +65,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except (BoardError, IllegalMove, CoordinateError, DealError) as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
+    except MemoryError as exc:
+        # A board or picture too big for this machine (llk render of 1024x1024 as PNG under a
+        # memory limit): one line, as for any input the command cannot take.
+        detail = f": {exc}" if str(exc) else ""
+        print(f"{prog}: error: not enough memory for this{detail}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
-        print(f"{prog}: interrupted", file=sys.stderr)
+        try:
+            print(f"{prog}: interrupted", file=sys.stderr)
+        except KeyboardInterrupt:       # a second Ctrl-C while saying so
+            pass
         return 130
     except BrokenPipeError:
         # The reader went away (llk moves board.txt | head): not an error. Point stdout at
