@@ -11,7 +11,8 @@ through it when the rules have a border), then a status line (tiles left, moves 
 characters wide: `` A `` a tile (types 1, 2, ... shown as A-Z, a-z, 0-9, then two characters),
 `` . `` empty, ``###`` a wall; ``[A]`` the selected tile, ``{A}`` the two tiles of a hint;
 after a removal its path is drawn with ``-``, ``|`` and ``+`` and the removed tiles as
-``(A)`` until the next key.
+``(A)`` until the next key (without gravity: with it, tiles slide into those cells at once, and
+the message line alone says what was removed).
 """
 from __future__ import annotations
 
@@ -30,12 +31,15 @@ SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 #: Screen columns per cell, and before the ring (row numbers).
 CELL = 3
 LEFT = 4
+#: The keys, on two lines that fit MIN_WIDTH.
+KEYS_HELP = ("arrows+space or row,col+enter: select   h hint   q quit",
+             "u undo   r redo   s reshuffle")
 #: Lines above the ring (title, column numbers) and below it (status, message, keys).
 TOP = 2
-BOTTOM = 3
-#: Narrowest screen the status lines are readable in.
-MIN_WIDTH = 44
-KEYS_HELP = "arrows+space or row,col+enter select  h hint  u undo  r redo  s shuffle  q quit"
+BOTTOM = 2 + len(KEYS_HELP)
+#: Narrowest screen the status and keys lines are whole in (curses leaves the last column):
+#: "tiles left: 144  moves available: 100  still winnable: unknown" is 62 characters.
+MIN_WIDTH = 64
 
 # The text of "still winnable" for each verdict (None: not asked yet).
 _WINNABLE = {Verdict.SOLVABLE: "yes", Verdict.UNSOLVABLE: "no", Verdict.UNKNOWN: "unknown",
@@ -84,9 +88,13 @@ class Game:
 
     def check_room(self, lines: int, columns: int) -> None:
         """ValueError with what to do when a lines x columns screen cannot show the game."""
-        room(self.needed(), (lines, columns),
+        need_lines, need_columns = self.needed()
+        # A smaller board helps unless the screen is narrower than any game needs.
+        smaller = lines < need_lines or need_columns > max(columns, MIN_WIDTH)
+        room((need_lines, need_columns), (lines, columns),
              f"the board of {size_words(self.board.rows, self.board.cols)}",
-             "enlarge the window, or play a smaller board (e.g. llk play 6x8); q quits")
+             "enlarge the window" + (", or play a smaller board (e.g. llk play 6x8)" if smaller
+                                     else "") + "; q quits")
 
     # ---- actions ----------------------------------------------------------------------------
 
@@ -173,8 +181,10 @@ class Game:
             self.selected = p
             self.message = f"not removable: {exc}; selected {p} {label(value)}"
             return
-        self.path = path
-        self.removed = {a: value, p: value}
+        if self.board.rules.gravity is None:
+            self.path = path
+            self.removed = {a: value, p: value}
+        # (With gravity, tiles have slid into the path's cells: drawn there, it would join them.)
         self.hint = None
         self.message = f"removed {label(value)} {a} and {p}"
         self.changed()
@@ -232,7 +242,7 @@ class Game:
             self.verdict = self.board.winnable(time_limit=self.time_limit)
 
     def status(self) -> str:
-        return (f"tiles left: {self.board.tiles_left}   moves available: {self.moves_left}   "
+        return (f"tiles left: {self.board.tiles_left}  moves available: {self.moves_left}  "
                 f"still winnable: {_WINNABLE[self.verdict]}")
 
     # ---- the screen -------------------------------------------------------------------------
@@ -285,7 +295,7 @@ class Game:
         lines.append((self.status(), []))
         typed = f"   typed: {self.typed}_" if self.typed else ""
         lines.append((self.message + typed, []))
-        lines.append((KEYS_HELP, []))
+        lines.extend((keys, []) for keys in KEYS_HELP)
         return lines
 
     def text(self) -> str:
