@@ -215,6 +215,9 @@ class Game:
             self.changed()
 
     def shuffle(self) -> None:
+        if self.board.is_clear():
+            self.message = "nothing to reshuffle: the board is clear (q quits)"
+            return
         try:
             self.board.shuffle(solvable=True)
         except DealError as exc:

@@ -360,3 +360,15 @@ def test_with_gravity_no_path_is_drawn_over_the_tiles_that_slid_in():
     text = game.text()
     assert board.grid.tolist() == [[0, 0, 0], [3, 2, 3]]
     assert "+--" not in text and "(A)" not in text and "removed A (1, 0) and (1, 2)" in text
+
+
+def test_s_on_a_won_game_says_there_is_nothing_to_reshuffle():
+    board = llk.generate(2, 2, seed=0)
+    game = tui.Game(board, title="t")
+    for a, b in board.certificate:
+        for key in f"{a[0]},{a[1]},{b[0]},{b[1]}":
+            game.handle(key)
+        game.handle("select")
+    assert game.message == "board cleared: you won! q quits"
+    game.handle("s")
+    assert game.message.startswith("nothing to reshuffle") and board.is_clear()
