@@ -621,8 +621,8 @@ class Board:
         """A picture of the board for a notebook (it displays itself) or a file: ``hint=True``
         draws the path of ``hint()``; ``path`` a path's corner points; ``solution`` numbers the
         tiles by a removal sequence (a list of moves, an ``llk.Solution``, or True to solve
-        the board first). Returns an ``llkcore.render.Picture`` (``.svg``, ``.png()``,
-        ``.save(file)``)."""
+        the board first; False or None: no numbers). Returns an ``llkcore.render.Picture``
+        (``.svg``, ``.png()``, ``.save(file)``)."""
         return _render.picture(self, hint=hint, path=path, solution=solution, cell=cell)
 
 

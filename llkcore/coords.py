@@ -18,7 +18,7 @@ Move = Tuple[Point, Point]
 def size_words(rows: int, cols: int) -> str:
     """How messages name a board's size, so that it cannot be misread (KShisen says width x
     height, this package's ROWSxCOLS the other way round)."""
-    return f"{rows} rows x {cols} columns"
+    return f"{rows} row{'s' * (rows != 1)} x {cols} column{'s' * (cols != 1)}"
 
 
 def cell_of(r: int, c: int, width: int) -> int:

@@ -135,6 +135,21 @@ def _fmt(v: float) -> str:
     return f"{v:.2f}".rstrip("0").rstrip(".")
 
 
+def _check_solution(solution: Any) -> List[Move]:
+    """The moves of a solution, each two (row, col) points (whether they are legal is for the
+    replay to say)."""
+    if isinstance(solution, (str, bytes, dict, set, frozenset)) or not hasattr(solution, "__iter__"):
+        raise TypeError(f"a solution must be a sequence of moves ((r1, c1), (r2, c2)), got "
+                        f"{type(solution).__name__}")
+    moves: List[Move] = []
+    for k, move in enumerate(solution, 1):
+        if isinstance(move, (str, bytes, dict, set, frozenset)) or not hasattr(move, "__len__") \
+                or len(move) != 2:
+            raise TypeError(f"step {k} of a solution must be a move ((r1, c1), (r2, c2)), got {move!r}")
+        moves.append((pair(move[0], f"step {k}'s first point"), pair(move[1], f"step {k}'s second point")))
+    return moves
+
+
 def _check_path(path: Sequence[Point], rows: int, cols: int) -> List[Point]:
     """Corner points as ints, each on the board or its ring, successive ones on a common row
     or column."""
@@ -159,6 +174,7 @@ def solution_steps(board: Board, solution: Sequence[Move]) -> Dict[Point, int]:
     """The step (1-based) at which each tile of ``board``, by its position on the board as
     given, is removed by ``solution``. Replays the moves on a copy (raises llk.IllegalMove if
     one is not legal); with gravity the tiles are followed as they slide."""
+    solution = _check_solution(solution)
     play = board.copy()
     rows, cols = board.rows, board.cols
     # origin[r, c]: where the tile now at (r, c) stood on the board as given (-1: none).
@@ -570,6 +586,8 @@ def picture(board: Board, *, hint: bool = False, path: Optional[Sequence[Point]]
             solution: Any = None, cell: Optional[int] = None) -> Picture:
     """What ``Board.show`` returns: see there."""
     hint = flag(hint, "hint")
+    if solution is False:               # as True asks for one
+        solution = None
     title = None
     if hint:
         if path is not None:

@@ -562,3 +562,18 @@ def test_path_points_are_checked_like_points():
         with pytest.raises(TypeError, match="path"):
             render.text(board, path=path)
     assert "[2]---[2]" in render.text(board, path=[np.array([0, 0]), [0, 2]])
+
+
+def test_a_solution_that_is_no_list_of_moves_says_so():
+    """show(solution=...) checks its moves as a path's points are checked (a helper's audit:
+    [1, 2] and "ab" raised Python's own unpacking errors); False means no numbers, as None."""
+    board = llk.Board([[1, 2, 0, 1], [3, 3, 2, 0], [0, 4, 0, 4]])
+    for bad, message in [("ab", "a solution must be a sequence of moves"),
+                         (7, "a solution must be a sequence of moves"),
+                         ([1, 2], "step 1 of a solution must be a move"),
+                         ([((0, 0), (0, 3)), ((1, 0),)], "step 2 of a solution must be a move")]:
+        with pytest.raises(TypeError, match=re.escape(message)):
+            board.show(solution=bad)
+    with pytest.raises(llk.CoordinateError, match="step 1's second point"):
+        board.show(solution=[((0, 0), "x")])
+    assert board.show(solution=False).svg == board.show().svg
