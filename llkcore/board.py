@@ -424,12 +424,9 @@ class Board:
         (board unchanged) if some type has an odd count or no random playout clears the
         occupied cells under the rules. ``solvable=False``: a uniform permutation, certificate
         None. ``seed`` as in llk.generate. Clears the redo list; undo() restores the old types
-        and certificate exactly. A clear board has nothing to reshuffle: nothing changes.
+        and certificate exactly.
         """
         solvable = flag(solvable, "solvable")
-        if self._state.tiles == 0:          # (a bad seed is refused all the same)
-            _deals.rng_state(seed)
-            return
         with self._writer:
             cells, before, after, certificate = _deals.reshuffle_types(
                 self._state, self._rules, solvable=solvable, seed=seed)

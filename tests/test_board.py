@@ -543,17 +543,3 @@ def test_pickle_round_trip_keeps_position_and_history():
     assert not again.undo()
     again.remove((1, 0), (1, 1))
     assert board.grid.tolist() == [[0, 0, 0], [2, 2, 0], [3, 3, 0]]
-
-
-def test_a_clear_board_has_nothing_to_reshuffle():
-    """No undo step that does nothing (two helpers' audits: llk play said 'reshuffled' on a won
-    game, and undo() then 'undid' it); a bad seed is refused all the same."""
-    board = llk.generate(2, 2, seed=0)
-    for a, b in board.certificate:
-        board.remove(a, b)
-    steps = len(board.history)
-    board.shuffle()
-    assert len(board.history) == steps and board.is_clear()
-    with pytest.raises(ValueError, match="seed"):
-        board.shuffle(seed=-1)
-    assert board.undo() and not board.is_clear()    # the last removal, not a reshuffle
