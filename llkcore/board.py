@@ -21,7 +21,7 @@ from ._core.reader import GridReader
 from ._core.state import MAX_SIDE, GridState
 from ._insight import Hint, Traps
 from .checks import flag, integer, is_array, point as check_point, seconds as check_seconds
-from .coords import Move, Point, cells_of, moves_of, point_of, points_of
+from .coords import Move, Point, cells_of, moves_of, point_of, points_of, size_words
 from .errors import BoardError, CoordinateError, IllegalMove
 from . import saving
 from .index import Index
@@ -253,8 +253,8 @@ class Board:
         bad = (rows < 0) | (rows >= self._rows) | (cols < 0) | (cols >= self._cols)
         if bad.any():
             i = int(np.argwhere(bad)[0][0])
-            raise CoordinateError(f"query {i} {tuple(int(v) for v in q[i])} is off the "
-                                  f"{self._rows}x{self._cols} board")
+            raise CoordinateError(f"query {i} {tuple(int(v) for v in q[i])} is off the board of "
+                                  f"{size_words(self._rows, self._cols)}")
         return cells_of(q, self._width)
 
     # ---- queries ------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from typing import Any, Optional, Tuple, Type
 
 import numpy as np
 
+from .coords import size_words
 from .errors import CoordinateError
 
 INT32_MAX = 2**31 - 1
@@ -128,7 +129,7 @@ def point(p: Any, rows: int, cols: int) -> Tuple[int, int]:
     else:
         r, c = pair(p)
     if not (0 <= r < rows and 0 <= c < cols):
-        raise CoordinateError(f"point {(r, c)} is off the {rows}x{cols} board")
+        raise CoordinateError(f"point {(r, c)} is off the board of {size_words(rows, cols)}")
     return r, c
 
 

@@ -17,6 +17,7 @@ from ._core import deal as _deal
 from ._core.state import MAX_SIDE
 from .board import Board
 from .checks import flag, integer
+from .coords import size_words
 from .difficulty import check_difficulty, in_band
 from .errors import BoardError, DealError
 from .rules import Rules, as_rules
@@ -66,7 +67,7 @@ def generate(rows: int, cols: int, *, copies: int = 4, types: Optional[int] = No
     rows = integer(rows, "rows", low=1)
     cols = integer(cols, "cols", low=1)
     if rows > MAX_SIDE or cols > MAX_SIDE:
-        raise BoardError(f"a board may have at most {MAX_SIDE} rows and columns, got {rows}x{cols}")
+        raise BoardError(f"a board may have at most {MAX_SIDE} rows and columns, got {size_words(rows, cols)}")
     if types is None:
         copies = integer(copies, "copies", low=2)
         if copies % 2:
@@ -89,7 +90,7 @@ def generate(rows: int, cols: int, *, copies: int = 4, types: Optional[int] = No
         board = _one_deal(fill, walls, counts, True, rules, _deals.rng_state(seed, attempt), seed)
         if in_band(board, difficulty):
             return board
-    raise DealError(f"no {difficulty} deal of {rows}x{cols} under {rules!r} in "
+    raise DealError(f"no {difficulty} deal of {size_words(rows, cols)} under {rules!r} in "
                     f"{DIFFICULTY_ATTEMPTS} solvable deals: deals of this size and rules rarely "
                     f"rate {difficulty} (see llkcore.difficulty.BANDS); try another "
                     "difficulty, size or rules")

@@ -37,7 +37,7 @@ import numpy as np
 from .board import Board, GridLike, board_for, use_pictures
 from .checks import flag, integer, pair
 from .checks import text as text_arg
-from .coords import Move, Point
+from .coords import Move, Point, size_words
 from .errors import CoordinateError
 from .rules import Rules
 from .verdict import Verdict
@@ -159,7 +159,7 @@ def _check_path(path: Sequence[Point], rows: int, cols: int) -> List[Point]:
     for p in path:
         r, c = pair(p, "a path point")
         if not (-1 <= r <= rows and -1 <= c <= cols):
-            raise CoordinateError(f"path point {(r, c)} is neither on the {rows}x{cols} board "
+            raise CoordinateError(f"path point {(r, c)} is neither on the board of {size_words(rows, cols)} "
                                   "nor on its ring")
         points.append((r, c))
     if len(points) < 2:
@@ -345,7 +345,8 @@ def layout(board: GridLike, *, path: Optional[Sequence[Point]] = None,
                 y = pad + (r + 1) * cell + inset
                 add(Rect(x - 1, y - 1, size + 2, size + 2, None, _PATH_STROKE, stroke_width=stroke,
                          radius=max(2, cell // 8), cls="end", data=(("row", r), ("col", c))))
-    return Layout(width, height, title or f"{rows}x{cols} board, {tiles} tiles", tuple(items))
+    return Layout(width, height, title or f"board of {size_words(rows, cols)}, {tiles} tiles",
+                  tuple(items))
 
 
 def _badge(step: int, x: float, y: float, size: float, height: float, r: int, c: int) -> Group:
@@ -593,7 +594,7 @@ def picture(board: Board, *, hint: bool = False, path: Optional[Sequence[Point]]
         if path is not None:
             raise ValueError("give hint=True or a path, not both")
         move = board.hint()
-        where = f"{board.rows}x{board.cols} board, {board.tiles_left} tiles"
+        where = f"board of {size_words(board.rows, board.cols)}, {board.tiles_left} tiles"
         if move is None:
             title = f"{where}: {'clear' if board.is_clear() else 'no move left'}"
         else:

@@ -157,7 +157,7 @@ def test_a_node_limit_beyond_any_search_is_no_limit_in_rate_as_in_solve(huge):
 
 def test_an_impossible_band_is_a_deal_error(monkeypatch):
     monkeypatch.setattr(llk.deals, "DIFFICULTY_ATTEMPTS", 20)
-    with pytest.raises(llk.DealError, match="no hard deal of 2x2.*rarely rate hard"):
+    with pytest.raises(llk.DealError, match="no hard deal of 2 rows x 2 columns.*rarely rate hard"):
         llk.generate(2, 2, difficulty="hard", seed=0)
 
 

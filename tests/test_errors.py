@@ -195,7 +195,7 @@ def point_calls(board):
 def test_point_off_the_board(point):
     board = llk.Board(GOOD)
     for name, call in point_calls(board).items():
-        with pytest.raises(CoordinateError, match="off the 2x3 board"):
+        with pytest.raises(CoordinateError, match="off the board of 2 rows x 3 columns"):
             call(point)
 
 
@@ -341,7 +341,7 @@ def test_can_link_many_wrong_dtype(queries):
                                      [2**40, 0, 0, 0]])
 def test_can_link_many_off_board(bad_row):
     board = llk.Board(GOOD)
-    with pytest.raises(CoordinateError, match="off the 2x3 board"):
+    with pytest.raises(CoordinateError, match="off the board of 2 rows x 3 columns"):
         board.can_link_many([[0, 0, 0, 2], bad_row])
 
 
