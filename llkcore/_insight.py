@@ -128,11 +128,14 @@ class Budget(NamedTuple):
 
     seconds: Optional[float] = None
     nodes: Optional[int] = None
+    #: An int32 array whose first item another thread sets to stop the search (a cancelled
+    #: search answers UNKNOWN): analyze's workers stop a rating so on Ctrl-C.
+    cancel: Optional[np.ndarray] = None
 
     def covers(self, other: "Budget") -> bool:
         """At least as generous as ``other`` in both limits (None is unlimited)."""
         return all(mine is None or (theirs is not None and theirs <= mine)
-                   for mine, theirs in zip(self, other))
+                   for mine, theirs in ((self.seconds, other.seconds), (self.nodes, other.nodes)))
 
 
 class Decision(NamedTuple):
@@ -394,6 +397,8 @@ def search(state: GridState, rules: Rules, budget: Budget) -> Decision:
     solver, within ``budget``."""
     if state.tiles == 0:
         return Decision(Verdict.SOLVABLE, _NO_CERTIFICATE)
+    if budget.cancel is not None and budget.cancel[0]:
+        return Decision(Verdict.UNKNOWN)
     start = time.perf_counter()
     if rules.gravity is not None:
         probe_seconds = -1.0 if budget.seconds is None else budget.seconds * PROBE_SHARE
@@ -406,6 +411,6 @@ def search(state: GridState, rules: Rules, budget: Budget) -> Decision:
         seconds = max(0.0, budget.seconds - (time.perf_counter() - start))
     nodes = -1 if budget.nodes is None else budget.nodes
     status, cells, _ = _solve.solve_state(state.copy(), _EXACT, rules.max_turns,
-                                          rules.gravity_code, nodes, seconds)
+                                          rules.gravity_code, nodes, seconds, cancel=budget.cancel)
     verdict = VERDICT_OF_STATUS[status]
     return Decision(verdict, cells if verdict == Verdict.SOLVABLE else None)

@@ -21,7 +21,7 @@ from .analysis import DTYPES, FIELDS, RATING_FIELDS, Analysis, Columns, columns_
 from .board import Board
 from .checks import flag, integer, is_array
 from .coords import Move
-from .difficulty import rate as rate_board
+from .difficulty import rating_of
 from .errors import BoardError
 from .rules import Rules, as_rules
 from .solver import Solver, Verdict
@@ -198,7 +198,7 @@ def _solve_one(solver: Solver, rules: Optional[Rules], keep_moves: bool, index: 
     moves = list(found) if keep_moves and found is not None else None
     rating = None
     if rate:
-        r = rate_board(board)
+        r = rating_of(board, cancel=solver._cancel)
         rating = (r.score, r.clear_rate, np.nan if r.trap_rate is None else r.trap_rate,
                   np.nan if r.branching is None else r.branching)
     return (verdict, initial, length, int(sol.nodes), float(sol.seconds), moves, rating)

@@ -112,6 +112,15 @@ def rate(board_or_grid: GridLike, *, rules: Optional[Rules] = None, playouts: in
     seed = integer(seed, "seed", low=0)
     node_limit = node_budget(node_limit, low=1)
     traps = flag(traps, "traps")
+    return rating_of(board, playouts, seed, node_limit, traps)
+
+
+def rating_of(board: Board, playouts: int = PLAYOUTS, seed: int = 0,
+              node_limit: Optional[int] = NODE_LIMIT, traps: bool = True,
+              cancel: Optional[np.ndarray] = None) -> Rating:
+    """``rate`` of a Board with checked arguments. ``cancel``: an int32 array whose first
+    item another thread sets to stop the careful game (analyze's workers, on Ctrl-C); the
+    Rating is then partial, for a caller that drops it."""
     rules = board.rules
     with board._writer:
         state = board._state.copy()
@@ -124,7 +133,7 @@ def rate(board_or_grid: GridLike, *, rules: Optional[Rules] = None, playouts: in
         known = [] if not certificate else [cells_of(np.array(certificate).reshape(-1, 4),
                                                      board._width)]
         _careful_game(state, rules, node_limit, _deals.rng_state(seed, _GAME_STREAM), known,
-                      counts)
+                      counts, cancel)
     return Rating(
         score=score, band=band_of(score), clear_rate=1.0 - stuck / playouts, playouts=playouts,
         trap_rate=counts["traps"] / counts["decided"] if counts["decided"] else None,
@@ -134,11 +143,12 @@ def rate(board_or_grid: GridLike, *, rules: Optional[Rules] = None, playouts: in
 
 
 def _careful_game(state: GridState, rules: Rules, node_limit: Optional[int], stream: np.ndarray,
-                  known: list, counts: Dict[str, int]) -> None:
-    """Play the careful random game on ``state`` (changed), adding up ``counts``."""
+                  known: list, counts: Dict[str, int], cancel: Optional[np.ndarray] = None) -> None:
+    """Play the careful random game on ``state`` (changed), adding up ``counts``; stop when
+    ``cancel`` is set."""
     insight = _insight.Insight()        # a fresh cache: the answer depends on the position only
-    budget = _insight.Budget(None, node_limit)
-    while state.tiles > 0:
+    budget = _insight.Budget(None, node_limit, cancel)
+    while state.tiles > 0 and not (cancel is not None and cancel[0]):
         verdict, moves, after = insight.classify(state, rules, budget, known, per_move=True)
         if len(moves) == 0:
             break
