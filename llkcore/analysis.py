@@ -177,8 +177,9 @@ class Analysis:
         }
 
     def same_results(self, other: "Analysis") -> bool:
-        """True iff both hold the same boards' results: every field but the timings (and the
-        moves, when both kept them) is equal."""
+        """True iff both hold the same boards' results: every field but the timings is equal,
+        and so are the moves and the ratings when both have them (one run with ``rate=True``
+        and one without can still be the same results)."""
         if len(self) != len(other):
             return False
         for name in ("verdict", "initial_moves", "solution_length", "nodes"):
@@ -195,7 +196,8 @@ class Analysis:
     @classmethod
     def concat(cls, parts: Sequence["Analysis"], *, workers: Optional[int] = None,
                wall_seconds: Optional[float] = None) -> "Analysis":
-        """One Analysis of several, in the given order (moves kept only if every part kept them).
+        """One Analysis of several, in the given order (moves kept only if every part kept them,
+        ratings only if every part has them).
 
         The parameters (strategy, rules, limits) are taken from the first part.
         """

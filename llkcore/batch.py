@@ -62,6 +62,11 @@ def _items(grids: Any) -> Tuple[Iterator[Any], Optional[int]]:
     if isinstance(grids, (str, bytes)) or not isinstance(grids, Iterable):
         raise TypeError(f"grids must be a (B, R, C) array or an iterable of grids or Boards, "
                         f"got {type(grids).__name__}")
+    if type(grids).__module__.split(".")[0] == "dask":
+        # Iterating a dask collection computes one item at a time, and a dask array's rows are
+        # lazy arrays no board takes.
+        raise TypeError(f"grids is a dask {type(grids).__name__}: use llkcore.dask.analyze for "
+                        "dask collections, or np.asarray(grids) to compute it here")
     try:
         total: Optional[int] = len(grids)  # type: ignore[arg-type]
     except TypeError:
@@ -246,6 +251,8 @@ def analyze(grids: Any, *, rules: Optional[Rules] = None, strategy: str = "exact
     n_workers = resolve_workers(workers)
     keep_moves = flag(keep_moves, "keep_moves")
     rate = flag(rate, "rate")
+    if not callable(progress):
+        progress = flag(progress, "progress")       # ("no" is not False: a bool, as the others)
     # Built once here so that bad strategy / limits fail before any board is read.
     solver = Solver(rules=None, strategy=strategy, node_limit=node_limit, time_limit=time_limit)
     items, total = _items(grids)

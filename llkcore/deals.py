@@ -8,7 +8,7 @@ module is ``llkcore.deals``, so that neither hides the other.
 from __future__ import annotations
 
 import sys
-from typing import Any, Dict, Iterator, Optional
+from typing import Any, Dict, Iterator, Optional, Tuple
 
 import numpy as np
 
@@ -64,16 +64,7 @@ def generate(rows: int, cols: int, *, copies: int = 4, types: Optional[int] = No
     drawn from the seed's streams 1, 2, ... until one is in the band; DealError after
     DIFFICULTY_ATTEMPTS of them (deals of this size and rules are rarely that easy or hard).
     """
-    rows = integer(rows, "rows", low=1)
-    cols = integer(cols, "cols", low=1)
-    if rows > MAX_SIDE or cols > MAX_SIDE:
-        raise BoardError(f"a board may have at most {MAX_SIDE} rows and columns, got {size_words(rows, cols)}")
-    if types is None:
-        copies = integer(copies, "copies", low=2)
-        if copies % 2:
-            raise ValueError(f"copies must be an even number >= 2, got {copies}")
-    else:
-        types = integer(types, "types", low=1)
+    rows, cols, copies, types = _deal_size(rows, cols, copies, types)
     solvable = flag(solvable, "solvable")
     rules = as_rules(rules)
     seed = _deals.fresh_seed() if seed is None else integer(seed, "seed", low=0)
@@ -94,6 +85,23 @@ def generate(rows: int, cols: int, *, copies: int = 4, types: Optional[int] = No
                     f"{DIFFICULTY_ATTEMPTS} solvable deals: deals of this size and rules rarely "
                     f"rate {difficulty} (see llkcore.difficulty.BANDS); try another "
                     "difficulty, size or rules")
+
+
+def _deal_size(rows: Any, cols: Any, copies: Any, types: Any
+               ) -> Tuple[int, int, int, Optional[int]]:
+    """rows, cols, copies and types checked as ``generate`` takes them."""
+    rows = integer(rows, "rows", low=1)
+    cols = integer(cols, "cols", low=1)
+    if rows > MAX_SIDE or cols > MAX_SIDE:
+        raise BoardError(f"a board may have at most {MAX_SIDE} rows and columns, got "
+                         f"{size_words(rows, cols)}")
+    if types is None:
+        copies = integer(copies, "copies", low=2)
+        if copies % 2:
+            raise ValueError(f"copies must be an even number >= 2, got {copies}")
+    else:
+        types = integer(types, "types", low=1)
+    return rows, cols, copies, types
 
 
 def _one_deal(fill: np.ndarray, walls: np.ndarray, counts: np.ndarray, solvable: bool, rules: Rules,
@@ -130,11 +138,15 @@ class Deals:
     def __init__(self, rows: int, cols: int, count: int, *, copies: int = 4,
                  types: Optional[int] = None, solvable: bool = False, seed: int = 0,
                  rules: Optional[Rules] = None) -> None:
+        # Checked now, as generate checks them, not when the deals are first drawn.
+        rows, cols, copies, types = _deal_size(rows, cols, copies, types)
+        _deals.type_counts(rows * cols, copies, types)
         self.rows, self.cols = rows, cols
         # len() must be able to answer: at most sys.maxsize deals.
         self.count = integer(count, "count", low=0, high=sys.maxsize)
-        self.options: Dict[str, Any] = dict(copies=copies, types=types, solvable=solvable,
-                                            rules=rules)
+        self.options: Dict[str, Any] = dict(copies=copies, types=types,
+                                            solvable=flag(solvable, "solvable"),
+                                            rules=as_rules(rules))
         self.seed = integer(seed, "seed", low=0)
 
     def __len__(self) -> int:

@@ -135,7 +135,7 @@ def rating_of(board: Board, playouts: int = PLAYOUTS, seed: int = 0,
         _careful_game(state, rules, node_limit, _deals.rng_state(seed, _GAME_STREAM), known,
                       counts, cancel)
     return Rating(
-        score=score, band=band_of(score), clear_rate=1.0 - stuck / playouts, playouts=playouts,
+        score=score, band=band_of(score), clear_rate=(playouts - stuck) / playouts, playouts=playouts,
         trap_rate=counts["traps"] / counts["decided"] if counts["decided"] else None,
         traps=counts["traps"], decided=counts["decided"], undecided=counts["undecided"],
         branching=counts["branching"] / counts["positions"] if counts["positions"] else None,

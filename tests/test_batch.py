@@ -426,3 +426,32 @@ def test_llkcore_dask_imports_without_dask_and_says_what_to_install(monkeypatch)
     monkeypatch.setitem(sys.modules, "dask.bag", None)
     with pytest.raises(ImportError, match=r"llkcore\[dask\]"):
         llk_dask.analyze([[[1, 1]]])
+
+
+def test_progress_is_a_bool_or_a_callable_and_dask_collections_are_named():
+    """A helper's audit: progress="no" showed a bar (keep_moves and rate refuse non-bools), and a
+    dask array given to the local analyze failed as 'board values must be ints, got Array'."""
+    from llkcore.deals import Deals
+
+    with pytest.raises(TypeError, match="progress must be a bool"):
+        llk.analyze(Deals(4, 4, 2), progress="no")
+    seen = []
+    llk.analyze(Deals(4, 4, 2), progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (2, 2)
+    da = pytest.importorskip("dask.array")
+    grids = np.stack([llk.generate(4, 6, solvable=False, seed=i).grid for i in range(4)])
+    with pytest.raises(TypeError, match="llkcore.dask.analyze"):
+        llk.analyze(da.from_array(grids, chunks=(2, 4, 6)))
+
+
+def test_deals_check_their_arguments_when_made():
+    """As generate does, when the Deals is made, not when analyze first draws from it (a
+    helper's audit: Deals(-4, 4, 3) was accepted)."""
+    from llkcore.deals import Deals
+
+    for args, kwargs, error in [((-4, 4, 3), {}, ValueError), ((4, 4, 2), {"copies": 3}, ValueError),
+                                ((3, 3, 2), {}, llk.DealError), ((4, 4, 2), {"types": 9}, ValueError),
+                                ((4, 4, 2), {"solvable": "x"}, TypeError),
+                                ((4, 4, 2), {"rules": 5}, TypeError)]:
+        with pytest.raises(error):
+            Deals(*args, **kwargs)

@@ -188,3 +188,10 @@ def test_llk_analyze_rate_prints_and_writes_the_rating_columns(tmp_path, capsys)
     import json
     data = json.loads(out_json.read_text())
     assert len(data["boards"]["score"]) == 3 and data["reproduce"].endswith("--rate")
+
+
+def test_the_clear_rate_is_the_share_of_playouts_that_cleared():
+    """cleared / playouts, so 100 * (1 - clear_rate) is the score exactly (it was 1 - stuck /
+    playouts: 0.5349999999999999 against a score of 46.5, a helper's audit)."""
+    rating = llk.rate(llk.generate(12, 24, seed=0, rules=llk.Rules(gravity="down")), traps=False)
+    assert rating.clear_rate == 0.535 and rating.score == 46.5
