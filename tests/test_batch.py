@@ -227,6 +227,27 @@ def interrupt_main_until(stopped, first=0.5, every=1.0):
     return thread
 
 
+def seconds_until_interrupted(call):
+    """Seconds until ``call()``, interrupted as Ctrl-C would be (interrupt_main_until), raised
+    KeyboardInterrupt; no analysis thread may be left then."""
+    gc.collect()        # the garbage of earlier tests is not finalized during this one
+    stopped = threading.Event()
+    start = time.monotonic()
+    interrupter = interrupt_main_until(stopped)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            try:
+                call()
+            finally:
+                stopped.set()
+    finally:
+        stopped.set()
+        interrupter.join()
+    elapsed = time.monotonic() - start
+    assert analysis_threads() == []
+    return elapsed
+
+
 def test_streams_lazily_and_a_progress_callback_can_interrupt():
     """An endless generator, stopped by KeyboardInterrupt from the progress callback after 50
     boards: it was read only a few boards per worker ahead, and no thread survives."""
@@ -251,23 +272,10 @@ def test_ctrl_c_from_the_keyboard_stops_promptly(workers):
     """A real interrupt of the main thread (what Ctrl-C does) while analyze runs an endless
     stream: KeyboardInterrupt comes out within a second or so and every pool thread is gone."""
     pulled = []
-    gc.collect()        # the garbage of earlier tests is not finalized during this one
-    stopped = threading.Event()
-    start = time.monotonic()
-    interrupter = interrupt_main_until(stopped)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            try:
-                llk.analyze(endless_deals(pulled, seconds=60), workers=workers)
-            finally:
-                stopped.set()
-    finally:
-        stopped.set()
-        interrupter.join()
-    elapsed = time.monotonic() - start
+    elapsed = seconds_until_interrupted(
+        lambda: llk.analyze(endless_deals(pulled, seconds=60), workers=workers))
     assert len(pulled) > 0
     assert elapsed < 5, elapsed
-    assert analysis_threads() == []
 
 
 @pytest.mark.skipif(not hasattr(llk.Solver, "cancel"), reason="the solver has no cancel() yet")
@@ -277,21 +285,7 @@ def test_ctrl_c_stops_long_solves_in_flight():
     hard = hard_deal()
     if llk.solve(hard, time_limit=1.0).verdict != llk.Verdict.UNKNOWN:
         pytest.skip("the solver now decides this board within a second: pick a harder one")
-    gc.collect()
-    stopped = threading.Event()
-    start = time.monotonic()
-    interrupter = interrupt_main_until(stopped)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            try:
-                llk.analyze([hard] * 4, workers=2, time_limit=60)
-            finally:
-                stopped.set()
-    finally:
-        stopped.set()
-        interrupter.join()
-    assert time.monotonic() - start < 3
-    assert analysis_threads() == []
+    assert seconds_until_interrupted(lambda: llk.analyze([hard] * 4, workers=2, time_limit=60)) < 3
 
 
 def test_ctrl_c_stops_ratings_in_flight():
@@ -303,21 +297,8 @@ def test_ctrl_c_stops_ratings_in_flight():
     deals = [llk.generate(12, 24, seed=i, rules=llk.Rules(gravity="down")) for i in range(4)]
     cancelled = rating_of(deals[0], cancel=np.ones(1, dtype=np.int32))
     assert cancelled.game_length == 0 and cancelled.decided == 0    # stopped before any move
-    gc.collect()
-    stopped = threading.Event()
-    start = time.monotonic()
-    interrupter = interrupt_main_until(stopped)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            try:
-                llk.analyze(deals, workers=2, rate=True, time_limit=1)
-            finally:
-                stopped.set()
-    finally:
-        stopped.set()
-        interrupter.join()
-    assert time.monotonic() - start < 5
-    assert analysis_threads() == []
+    assert seconds_until_interrupted(
+        lambda: llk.analyze(deals, workers=2, rate=True, time_limit=1)) < 5
 
 
 # ---------------------------------------------------------------------------------------------
