@@ -70,7 +70,7 @@ from libc.string cimport memset
 from .alloc cimport IVec, grow, ivec_reserve, llk_free, llk_malloc
 from .gravity_dead cimport GDead, gdead_free, gdead_init, gdead_probe, gdead_test, gdead_unpair
 from .gravity cimport put_pair, slide_room, take_pair
-from .grid cimport GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_UP, Grid, empty_neighbours
+from .grid cimport GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_UP, Grid, cmp_int64, empty_neighbours
 from .link cimport link_cells
 from .memo cimport Memo, memo_free, memo_has, memo_init, memo_prefetch, memo_put, mix64
 from .pairs cimport KeptWork, kept_alloc, kept_free, list_moves_grown, moves_after
@@ -299,12 +299,6 @@ cdef inline int64_t move_score(GSearch *S, int a, int b) noexcept nogil:
             + empty_neighbours(g, a) + empty_neighbours(g, b))
 
 
-cdef int cmp_i64(const void *x, const void *y) noexcept nogil:
-    cdef int64_t a = (<const int64_t *>x)[0]
-    cdef int64_t b = (<const int64_t *>y)[0]
-    return (a > b) - (a < b)
-
-
 cdef int enter(GSearch *S, GFrame *f, GFrame *parent) noexcept nogil:
     """Enter a position (its sleep set is set; ``parent`` is the frame whose move led here, NULL
     at the root): solved / dead / OPEN with its moves ordered."""
@@ -388,7 +382,7 @@ cdef int enter(GSearch *S, GFrame *f, GFrame *parent) noexcept nogil:
     if n == 0:
         memo_put(&S.memo, f.k0, f.k1, 0)
         return ST_DEAD
-    qsort(S.keys, n, sizeof(int64_t), cmp_i64)
+    qsort(S.keys, n, sizeof(int64_t), cmp_int64)
     for i in range(n):
         cand[2 * i] = <int32_t>((S.keys[i] >> 21) & 0x1FFFFF)
         cand[2 * i + 1] = <int32_t>(S.keys[i] & 0x1FFFFF)

@@ -21,6 +21,7 @@ initial count (tiles are only ever removed, restored or moved, never created).
 Directions: 0 up, 1 down, 2 left, 3 right; ``d ^ 1`` is the opposite direction.
 """
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdlib cimport qsort
 
 # Portable pieces of C the kernels need: bit scans, a relaxed atomic load (another thread's
 # cancel flag), a monotonic clock and a prefetch hint, for GCC, Clang and MSVC alike.
@@ -251,10 +252,27 @@ cdef inline int cmp_pair(const void *x, const void *y) noexcept nogil:
     return 0
 
 
+cdef inline int cmp_int32(const void *x, const void *y) noexcept nogil:
+    """qsort order of int32 values."""
+    cdef int32_t a = (<const int32_t *>x)[0]
+    cdef int32_t b = (<const int32_t *>y)[0]
+    return (a > b) - (a < b)
+
+
+cdef inline int cmp_int64(const void *x, const void *y) noexcept nogil:
+    """qsort order of int64 values."""
+    cdef int64_t a = (<const int64_t *>x)[0]
+    cdef int64_t b = (<const int64_t *>y)[0]
+    return (a > b) - (a < b)
+
+
 cdef inline void sort_ints(int32_t *a, int n) noexcept nogil:
-    """Ascending insertion sort (a type's tiles: short lists)."""
+    """Ascending: an insertion sort for short lists (most types' tiles), qsort above 32."""
     cdef int i, j
     cdef int32_t x
+    if n > 32:
+        qsort(a, n, sizeof(int32_t), cmp_int32)
+        return
     for i in range(1, n):
         x = a[i]
         j = i - 1

@@ -4,12 +4,15 @@ link now; remove the matched pairs that still link; rebuild when a sweep removes
 
 A node is one matching built or one removal. It never proves anything (docs/architecture.md,
 "Solvers"). Above two turns (or for a type of many tiles) a row of the bipartite graph comes from
-one run flood of its tile (reach.pyx), not a link test per pair.
+one run flood of its tile (reach.pyx), not a link test per pair. The bipartite graph is kept as
+adjacency lists (memory follows the pairs that link, not the square of a type's tiles: a matrix
+needed 16 GiB for 4 types on 1024 x 1024).
 """
-from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.stdint cimport int32_t, int64_t
+from libc.stdlib cimport qsort
 
 from .alloc cimport IVec, ivec_reserve, llk_free, llk_malloc
-from .grid cimport Grid, lower_bound, same_type_linkable, sort_ints
+from .grid cimport Grid, cmp_int32, lower_bound, same_type_linkable, sort_ints
 from .link cimport link_cells
 from .pairs cimport floods_type
 from .reach cimport flood_reach
@@ -18,7 +21,8 @@ from .run cimport ST_MEMORY, ST_SOLVED, ST_STUCK, Ctx, play, spend, still_time_n
 
 cdef struct Matcher:
     int nl, nr
-    uint8_t *adj            # nl * nr, row u: the right vertices joined to left vertex u
+    int64_t *start          # nl + 1: left vertex u is joined to adj.data[start[u] : start[u + 1]]
+    IVec adj                # the right vertices of each row, ascending
     int32_t *ml
     int32_t *mr
     int32_t *dist
@@ -28,6 +32,7 @@ cdef struct Matcher:
 cdef bint hk_layers(Matcher *m) noexcept nogil:
     """Hopcroft-Karp BFS phase: layer the left vertices; True if a free right vertex is reached."""
     cdef int u, v, w, qh = 0, qt = 0
+    cdef int64_t e
     cdef bint found = False
     for u in range(m.nl):
         if m.ml[u] == -1:
@@ -39,28 +44,28 @@ cdef bint hk_layers(Matcher *m) noexcept nogil:
     while qh < qt:
         u = m.queue[qh]
         qh += 1
-        for v in range(m.nr):
-            if m.adj[u * m.nr + v]:
-                w = m.mr[v]
-                if w == -1:
-                    found = True
-                elif m.dist[w] == -1:
-                    m.dist[w] = m.dist[u] + 1
-                    m.queue[qt] = w
-                    qt += 1
+        for e in range(m.start[u], m.start[u + 1]):
+            w = m.mr[m.adj.data[e]]
+            if w == -1:
+                found = True
+            elif m.dist[w] == -1:
+                m.dist[w] = m.dist[u] + 1
+                m.queue[qt] = w
+                qt += 1
     return found
 
 
 cdef bint hk_augment(Matcher *m, int u) noexcept nogil:
     """Hopcroft-Karp DFS phase from u along increasing layers (depth <= number of layers)."""
     cdef int v, w
-    for v in range(m.nr):
-        if m.adj[u * m.nr + v]:
-            w = m.mr[v]
-            if w == -1 or (m.dist[w] == m.dist[u] + 1 and hk_augment(m, w)):
-                m.ml[u] = v
-                m.mr[v] = u
-                return True
+    cdef int64_t e
+    for e in range(m.start[u], m.start[u + 1]):
+        v = m.adj.data[e]
+        w = m.mr[v]
+        if w == -1 or (m.dist[w] == m.dist[u] + 1 and hk_augment(m, w)):
+            m.ml[u] = v
+            m.mr[v] = u
+            return True
     m.dist[u] = -1
     return False
 
@@ -68,14 +73,15 @@ cdef bint hk_augment(Matcher *m, int u) noexcept nogil:
 cdef int flood_row(Ctx *c, int t, const int32_t *tiles, int n, int u, Matcher *m) noexcept nogil:
     """Row u of the adjacency from one run flood of tiles[2u] (above two turns, or a type of
     many tiles: pairs.pxd) instead of a link test per right vertex; -1 when the budget said
-    stop."""
+    stop, -2 when out of memory."""
     cdef const Grid *g = c.g
     cdef int k, i, p, lo
-    for i in range(m.nr):
-        m.adj[u * m.nr + i] = 0
+    cdef int64_t first = m.adj.n
     if not still_time_now(&c.b):
         return -1
     k = flood_reach(g, &c.w.flood, tiles[2 * u], c.max_turns)
+    if not ivec_reserve(&m.adj, m.adj.n + k):
+        return -2
     for i in range(k):
         p = c.w.flood.cand[i]
         if g.tid[p] != t:
@@ -83,7 +89,10 @@ cdef int flood_row(Ctx *c, int t, const int32_t *tiles, int n, int u, Matcher *m
         # Its index among the type's tiles (ascending): a right vertex when odd.
         lo = lower_bound(tiles, n, p)
         if lo & 1:
-            m.adj[u * m.nr + (lo >> 1)] = 1
+            m.adj.data[m.adj.n] = lo >> 1
+            m.adj.n += 1
+    # In ascending order, as the link tests list them: the matching does not depend on the path.
+    qsort(m.adj.data + first, m.adj.n - first, sizeof(int32_t), cmp_int32)
     return 0
 
 
@@ -92,7 +101,7 @@ cdef int build_matching(Ctx *c, IVec *pending, int32_t *tiles, Matcher *m) noexc
     edge when two tiles link now, a maximum matching (Hopcroft-Karp); its pairs into pending.
     Returns -1 if out of memory, -2 when the budget said stop."""
     cdef Grid *g = c.g
-    cdef int t, i, u, v, n
+    cdef int t, i, u, v, n, r
     pending.n = 0
     for t in range(g.ntypes):
         n = g.count[t]
@@ -103,14 +112,22 @@ cdef int build_matching(Ctx *c, IVec *pending, int32_t *tiles, Matcher *m) noexc
         sort_ints(tiles, n)
         m.nl = (n + 1) // 2
         m.nr = n // 2
+        m.adj.n = 0
         for u in range(m.nl):
             m.ml[u] = -1
+            m.start[u] = m.adj.n
             if floods_type(g, c.w, t, c.max_turns):
-                if flood_row(c, t, tiles, n, u, m) < 0:
-                    return -2
+                r = flood_row(c, t, tiles, n, u, m)
+                if r < 0:
+                    return -2 if r == -1 else -1
                 continue
+            if not ivec_reserve(&m.adj, m.adj.n + m.nr):
+                return -1
             for v in range(m.nr):
-                m.adj[u * m.nr + v] = link_cells(g, c.w, tiles[2 * u], tiles[2 * v + 1], c.max_turns)
+                if link_cells(g, c.w, tiles[2 * u], tiles[2 * v + 1], c.max_turns):
+                    m.adj.data[m.adj.n] = v
+                    m.adj.n += 1
+        m.start[m.nl] = m.adj.n
         for v in range(m.nr):
             m.mr[v] = -1
         while hk_layers(m):
@@ -166,12 +183,15 @@ cdef int run_matching(Ctx *c, int maxcount) noexcept nogil:
     cdef int half = (maxcount + 1) // 2 + 1
     cdef int r, status = ST_SOLVED
     cdef int32_t *tiles = <int32_t *>llk_malloc((maxcount + 1) * sizeof(int32_t))
-    m.adj = <uint8_t *>llk_malloc(<size_t>half * half + 1)
+    m.start = <int64_t *>llk_malloc((half + 1) * sizeof(int64_t))
+    m.adj.data = NULL
+    m.adj.n = 0
+    m.adj.cap = 0
     m.ml = <int32_t *>llk_malloc(half * sizeof(int32_t))
     m.mr = <int32_t *>llk_malloc(half * sizeof(int32_t))
     m.dist = <int32_t *>llk_malloc(half * sizeof(int32_t))
     m.queue = <int32_t *>llk_malloc(half * sizeof(int32_t))
-    if tiles == NULL or m.adj == NULL or m.ml == NULL or m.mr == NULL or m.dist == NULL or m.queue == NULL:
+    if tiles == NULL or m.start == NULL or m.ml == NULL or m.mr == NULL or m.dist == NULL or m.queue == NULL:
         status = ST_MEMORY
     else:
         while g.tiles > 0:
@@ -196,7 +216,8 @@ cdef int run_matching(Ctx *c, int maxcount) noexcept nogil:
                 status = ST_STUCK
                 break
     llk_free(tiles)
-    llk_free(m.adj)
+    llk_free(m.start)
+    llk_free(m.adj.data)
     llk_free(m.ml)
     llk_free(m.mr)
     llk_free(m.dist)

@@ -19,7 +19,7 @@ from libc.stdlib cimport abs, qsort
 
 from .alloc cimport IVec, ivec_reserve, llk_free, llk_malloc
 from .budget cimport Budget
-from .grid cimport Grid, adjacent, cmp_pair, empty_neighbours
+from .grid cimport Grid, adjacent, cmp_int64, cmp_pair, empty_neighbours
 from .link cimport link_cells, link_sweep, two_turn_length
 from .path cimport PathWork, path_search
 from .reach cimport Flood, flood_alloc, flood_free, flood_reach
@@ -429,12 +429,6 @@ def moves_turns(GridState s, int max_turns):
     return listed(s, max_turns, True, None)
 
 
-cdef int cmp_i64(const void *x, const void *y) noexcept nogil:
-    cdef int64_t a = (<const int64_t *>x)[0]
-    cdef int64_t b = (<const int64_t *>y)[0]
-    return (a > b) - (a < b)
-
-
 cdef Py_ssize_t best_move(const Grid *g, PathWork *w, const int32_t *mv, const int32_t *turns,
                           Py_ssize_t n, int max_turns, int64_t *keys, Budget *b) noexcept nogil:
     """Index of the move whose best path has the fewest turns, then the shortest length (the
@@ -464,7 +458,7 @@ cdef Py_ssize_t best_move(const Grid *g, PathWork *w, const int32_t *mv, const i
             k += 1
     if T <= 1:
         return best
-    qsort(keys, k, sizeof(int64_t), cmp_i64)
+    qsort(keys, k, sizeof(int64_t), cmp_int64)
     for j in range(k):
         i = <Py_ssize_t>(keys[j] & ((<int64_t>1 << 32) - 1))
         lower = <int>(keys[j] >> 32)

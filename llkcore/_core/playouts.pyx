@@ -24,7 +24,7 @@ from libc.string cimport memcpy, memset
 
 from .alloc cimport IVec, grow, ivec_reserve, llk_free, llk_malloc
 from .gravity cimport put_pair, slide_room, take_pair
-from .grid cimport Grid, cmp_pair, llk_now
+from .grid cimport Grid, cmp_int32, cmp_pair, llk_now
 from .link cimport can_link, link_cells
 from .memo cimport mix64
 from .pairs cimport KeptWork, list_moves_grown, moves_after
@@ -79,15 +79,9 @@ cdef void canonical_index(Grid *g) noexcept nogil:
     for t in range(g.ntypes):
         base = g.offset[t]
         if g.count[t] > 1:
-            qsort(g.pos + base, g.count[t], sizeof(int32_t), cmp_int)
+            qsort(g.pos + base, g.count[t], sizeof(int32_t), cmp_int32)
         for i in range(g.count[t]):
             g.slot[g.pos[base + i]] = base + i
-
-
-cdef int cmp_int(const void *x, const void *y) noexcept nogil:
-    cdef int32_t a = (<const int32_t *>x)[0]
-    cdef int32_t b = (<const int32_t *>y)[0]
-    return (a > b) - (a < b)
 
 
 cdef int64_t pair_sums(const Grid *g, int64_t *cum) noexcept nogil:

@@ -23,7 +23,7 @@ from libc.string cimport memcpy, memset
 from .alloc cimport llk_calloc, llk_free, llk_malloc
 from .gravity cimport compact_all, put_pair, slide_room, take_pair
 from .grid cimport (GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_NONE, GRAVITY_RIGHT, GRAVITY_UP, Grid,
-                    lower_bound, put_tile, set_blocked, take_tile)
+                    cmp_int32, lower_bound, put_tile, set_blocked, take_tile)
 from .path cimport best_path, path_work_alloc, path_work_free
 from .run cimport SIGNAL_MS
 
@@ -56,12 +56,6 @@ REMOVE_NO_PATH = 5
 # instead of a table indexed by value.
 cdef enum:
     TABLE_MIN = 1 << 16
-
-
-cdef int cmp_int32(const void *x, const void *y) noexcept nogil:
-    cdef int32_t a = (<const int32_t *>x)[0]
-    cdef int32_t b = (<const int32_t *>y)[0]
-    return (a > b) - (a < b)
 
 
 cdef class GridState:
