@@ -358,10 +358,11 @@ def test_gravity_search_peak_memory_stays_within_the_memo_cap():
     rows = [line.split() for line in out]
     assert [(int(cap), int(nodes)) for cap, nodes, _ in rows] == [(2**16, 160_000), (2**17, 160_000)]
     small, large = (float(mib) for _, _, mib in rows)
-    # The table (1 MiB, then 2 MiB) and a board's worth of buffers; the doubling's old table
-    # beside the new would add half the table.
-    assert 1.0 <= small < 1.1, small
-    assert 2.0 <= large < 2.1, large
+    # The table (1 MiB, then 2 MiB) and a board's worth of buffers (and the interpreter's own
+    # small objects: 1.0999 MiB on Python 3.11 and 3.13, 1.1033 on 3.9); the doubling's old
+    # table beside the new would add half the table.
+    assert 1.0 <= small < 1.2, small
+    assert 2.0 <= large < 2.2, large
     assert abs((large - 2.0) - (small - 1.0)) < 0.01     # what is not the table does not grow
 
 

@@ -207,7 +207,7 @@ def board_extension(path: str) -> str:
 def write_board(board: Board, path: Optional[str]) -> None:
     """Write a board as text (stdout when path is None or '-'), .npy (the grid) or .json (the
     saved game: grid, rules, history, certificate, seed; ``llk.Board.from_json`` reads it)."""
-    if path in (None, "-"):
+    if path is None or path == "-":
         sys.stdout.write(board.to_text())
         return
     ext = board_extension(path)
