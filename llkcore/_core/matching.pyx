@@ -9,10 +9,9 @@ adjacency lists (memory follows the pairs that link, not the square of a type's 
 needed 16 GiB for 4 types on 1024 x 1024).
 """
 from libc.stdint cimport int32_t, int64_t
-from libc.stdlib cimport qsort
 
 from .alloc cimport IVec, ivec_reserve, llk_free, llk_malloc
-from .grid cimport Grid, cmp_int32, lower_bound, same_type_linkable, sort_ints
+from .grid cimport Grid, lower_bound, same_type_linkable, sort_ints
 from .link cimport link_cells
 from .pairs cimport floods_type
 from .reach cimport flood_reach
@@ -92,7 +91,7 @@ cdef int flood_row(Ctx *c, int t, const int32_t *tiles, int n, int u, Matcher *m
             m.adj.data[m.adj.n] = lo >> 1
             m.adj.n += 1
     # In ascending order, as the link tests list them: the matching does not depend on the path.
-    qsort(m.adj.data + first, m.adj.n - first, sizeof(int32_t), cmp_int32)
+    sort_ints(m.adj.data + first, <int>(m.adj.n - first))
     return 0
 
 

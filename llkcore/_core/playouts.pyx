@@ -24,7 +24,7 @@ from libc.string cimport memcpy, memset
 
 from .alloc cimport IVec, grow, ivec_reserve, llk_free, llk_malloc
 from .gravity cimport put_pair, slide_room, take_pair
-from .grid cimport Grid, cmp_int32, cmp_pair, llk_now
+from .grid cimport Grid, cmp_pair, llk_now, sort_ints
 from .link cimport can_link, link_cells
 from .memo cimport mix64
 from .pairs cimport KeptWork, list_moves_grown, moves_after
@@ -78,8 +78,7 @@ cdef void canonical_index(Grid *g) noexcept nogil:
     cdef int t, i, base
     for t in range(g.ntypes):
         base = g.offset[t]
-        if g.count[t] > 1:
-            qsort(g.pos + base, g.count[t], sizeof(int32_t), cmp_int32)
+        sort_ints(g.pos + base, g.count[t])
         for i in range(g.count[t]):
             g.slot[g.pos[base + i]] = base + i
 

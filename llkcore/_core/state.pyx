@@ -17,13 +17,12 @@ from cpython.pythread cimport (NOWAIT_LOCK, PY_LOCK_ACQUIRED, PyLockStatus, PyTh
                                PyThread_allocate_lock, PyThread_free_lock, PyThread_release_lock,
                                PyThread_type_lock)
 from libc.stdint cimport int32_t, int64_t, uint64_t
-from libc.stdlib cimport qsort
 from libc.string cimport memcpy, memset
 
 from .alloc cimport llk_calloc, llk_free, llk_malloc
 from .gravity cimport compact_all, put_pair, slide_room, take_pair
 from .grid cimport (GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_NONE, GRAVITY_RIGHT, GRAVITY_UP, Grid,
-                    cmp_int32, lower_bound, put_tile, set_blocked, take_tile)
+                    lower_bound, put_tile, set_blocked, sort_ints, take_tile)
 from .path cimport best_path, path_work_alloc, path_work_free
 from .run cimport SIGNAL_MS
 
@@ -156,7 +155,7 @@ cdef class GridState:
                 if g.cells[p] > 0:
                     values[t] = g.cells[p]
                     t += 1
-            qsort(values, tiles, sizeof(int32_t), cmp_int32)
+            sort_ints(values, tiles)
             for t in range(tiles):
                 if t == 0 or values[t] != values[ntypes - 1]:
                     values[ntypes] = values[t]
