@@ -88,8 +88,9 @@ def analyze(collection: Any, *, rules: Optional[Rules] = None, strategy: str = "
     rate = flag(rate, "rate")
     npartitions = optional_integer(npartitions, "npartitions", low=1)
     Solver(rules=None, strategy=strategy, node_limit=node_limit, time_limit=time_limit)
-    options: Dict[str, Any] = dict(rules=rules, strategy=strategy, node_limit=node_limit, time_limit=time_limit,
-                   workers=threads, keep_moves=keep_moves, rate=rate)
+    options: Dict[str, Any] = dict(rules=rules, strategy=strategy, node_limit=node_limit,
+                                   time_limit=time_limit, workers=threads, keep_moves=keep_moves,
+                                   rate=rate)
 
     if isinstance(collection, np.ndarray) or isinstance(collection, (list, tuple)):
         if isinstance(collection, np.ndarray) and collection.ndim != 3:

@@ -135,16 +135,19 @@ def _fmt(v: float) -> str:
     return f"{v:.2f}".rstrip("0").rstrip(".")
 
 
+#: Iterables that are no sequence of points or moves (their order is not one, or they are text).
+_NOT_SEQUENCES = (str, bytes, dict, set, frozenset)
+
+
 def _check_solution(solution: Any) -> List[Move]:
     """The moves of a solution, each two (row, col) points (whether they are legal is for the
     replay to say)."""
-    if isinstance(solution, (str, bytes, dict, set, frozenset)) or not hasattr(solution, "__iter__"):
+    if isinstance(solution, _NOT_SEQUENCES) or not hasattr(solution, "__iter__"):
         raise TypeError(f"a solution must be a sequence of moves ((r1, c1), (r2, c2)), got "
                         f"{type(solution).__name__}")
     moves: List[Move] = []
     for k, move in enumerate(solution, 1):
-        if isinstance(move, (str, bytes, dict, set, frozenset)) or not hasattr(move, "__len__") \
-                or len(move) != 2:
+        if isinstance(move, _NOT_SEQUENCES) or not hasattr(move, "__len__") or len(move) != 2:
             raise TypeError(f"step {k} of a solution must be a move ((r1, c1), (r2, c2)), got {move!r}")
         moves.append((pair(move[0], f"step {k}'s first point"), pair(move[1], f"step {k}'s second point")))
     return moves
@@ -154,7 +157,7 @@ def _check_path(path: Sequence[Point], rows: int, cols: int) -> List[Point]:
     """Corner points as ints, each on the board or its ring, successive ones on a common row
     or column."""
     points: List[Point] = []
-    if isinstance(path, (str, bytes, dict, set, frozenset)) or not hasattr(path, "__iter__"):
+    if isinstance(path, _NOT_SEQUENCES) or not hasattr(path, "__iter__"):
         raise TypeError(f"a path must be a sequence of (row, col) points, got {type(path).__name__}")
     for p in path:
         r, c = pair(p, "a path point")

@@ -10,8 +10,8 @@ from ..coords import size_words
 from ..deals import Deals, generate
 from ..errors import BoardError
 from .files import check_writable, write_text
-from .options import (SEED, SIZE_HELP, UsageError, add_deal_counts, add_rules, add_solver, int_in, parse_size,
-                      rules_from)
+from .options import (SEED, SIZE_HELP, UsageError, add_deal_counts, add_rules, add_solver, int_in,
+                      parse_size, rules_from)
 
 
 def register(sub) -> None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..coords import size_words
 from ..deals import generate
 from ..errors import BoardError
 from .files import board_extension, write_board
-from ..coords import size_words
 from .options import SEED, SIZE_HELP, UsageError, add_deal_counts, add_rules, parse_size, rules_from
 
 

@@ -54,7 +54,6 @@ def parse_size(text: str) -> Tuple[int, int]:
     return rows, cols
 
 
-
 def int_in(low: int, high: int):
     """An argparse type: an int in [low, high]."""
     def parse(text: str) -> int:
