@@ -473,3 +473,21 @@ def test_running_out_of_memory_gives_one_line_and_exit_2(tmp_path, capsys, monke
     code, out, err = run(capsys, "render", board, "-o", tmp_path / "b.png")
     assert code == 2 and "not enough memory" in one_error_line(err, "render")
     assert not (tmp_path / "b.png").exists()
+
+
+def test_every_dealing_command_explains_copies_types_and_seed(capsys):
+    """generate listed --copies, --types and --seed with no help (a helper's audit); the three
+    dealing commands share one declaration of the counts."""
+    for command in ("generate", "analyze", "play"):
+        assert cli.main([command, "--help"]) == 0
+        out = " ".join(capsys.readouterr().out.split())
+        assert "--copies K tiles per type (even, default 4)" in out, command
+        assert "--types T number of types instead of --copies" in out, command
+        assert "--seed S seed of" in out, command
+
+
+def test_sizes_of_one_row_or_column_read_in_the_singular():
+    with pytest.raises(llk.CoordinateError, match=r"off the board of 1 row x 3 columns"):
+        llk.Board([[1, 0, 1]]).can_link((0, 0), (2, 2))
+    with pytest.raises(llk.CoordinateError, match=r"off the board of 3 rows x 1 column\b"):
+        llk.Board([[1], [0], [1]]).can_link((0, 0), (0, 2))
