@@ -97,7 +97,10 @@ def assert_shows(t, game):
     aside: board, selection, hint, path, status and message lines alike."""
     game.refresh()
     expected = [line[:99].rstrip() for line, _ in game.screen()][1:]
-    screen = t.wait_for(expected[-3], expected[-2])
+    # Wait until the status and message lines (above the keys, which never change) are drawn:
+    # the winnability check updates the status last.
+    keys = len(tui.KEYS_HELP)
+    screen = t.wait_for(expected[-2 - keys], expected[-1 - keys])
     assert screen.splitlines()[1:len(expected) + 1] == expected, screen
     return screen
 
