@@ -129,6 +129,10 @@ class Board:
         ``board.label_at(point)`` reads one cell. ``update`` then takes grids of labels too.
         """
         labels: Dict[int, Hashable] = {}
+        if isinstance(walls, (str, bytes)):
+            # Read as an iterable, "LOCK" would declare the walls "L", "O", "C" and "K".
+            raise TypeError(f"walls must be a collection of labels, got the {type(walls).__name__} "
+                            f"{walls!r}: for one wall label write walls={{{walls!r}}}")
         try:
             walls = [label for label in walls]   # (not list(): it trusts a hostile __len__)
         except TypeError:
@@ -246,8 +250,8 @@ class Board:
             raise CoordinateError(f"queries must have shape (k, 4), got {q.shape}")
         if q.shape[0] == 0:
             return np.empty((0, 2), dtype=np.int32)
-        if q.dtype.kind not in "iu":
-            raise CoordinateError(f"queries must be integers, got dtype {q.dtype}")
+        if isinstance(queries, (list, tuple)) or q.dtype.kind not in "iu":
+            q = _int_queries(queries, q)
         rows = q[:, 0::2]
         cols = q[:, 1::2]
         bad = (rows < 0) | (rows >= self._rows) | (cols < 0) | (cols >= self._cols)
@@ -630,6 +634,38 @@ def _sequence(x: Any) -> bool:
             and not (isinstance(x, np.ndarray) and x.ndim == 0))
 
 
+def _int_queries(queries: Any, q: np.ndarray) -> np.ndarray:
+    """The (k, 4) queries as ints, or CoordinateError naming the first value that is not an int.
+    ``q`` is numpy's reading of them, which takes a bool among ints for an int and makes floats
+    of ints beyond int64 (or of uint64 beside negative ints): the values as given are judged."""
+    listed = isinstance(queries, (list, tuple))
+    if q.dtype.kind == "b" or (q.dtype.kind not in "iu" and not listed):
+        raise CoordinateError(f"queries must be integers, got dtype {q.dtype}")
+    for i, row in enumerate(queries):
+        for value in row:
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+                raise CoordinateError(f"queries must be integers, got {type(value).__name__} "
+                                      f"{value!r} in query {i}")
+    if q.dtype.kind in "iu":
+        return q
+    for i, row in enumerate(queries):
+        if any(not -2 ** 63 <= int(v) < 2 ** 63 for v in row):
+            raise CoordinateError(f"query {i} {tuple(int(v) for v in row)} is off the board")
+    return np.array([[int(v) for v in row] for row in queries], dtype=np.int64)
+
+
+# The one key of every NaN label: NaN equals nothing, itself included, so as a dict key each NaN
+# object would be a label of its own (each NaN cell of a float grid a new tile type).
+_NAN_LABEL = float("nan")
+
+
+def _label_key(label: Hashable) -> Hashable:
+    """How labels are told apart: as dict keys are, except that every NaN is one label."""
+    if isinstance(label, (float, complex, np.floating, np.complexfloating)) and label != label:
+        return _NAN_LABEL
+    return label
+
+
 def _label_grid(grid: Any, empty: Hashable, walls: Iterable[Hashable],
                 labels: Dict[int, Hashable]) -> List[List[int]]:
     """Number the labels of ``grid`` (extending ``labels``: number -> label): tiles 1, 2, ...,
@@ -637,12 +673,12 @@ def _label_grid(grid: Any, empty: Hashable, walls: Iterable[Hashable],
     if not _sequence(grid):
         raise BoardError(f"a board must be a 2-D grid of labels, got {type(grid).__name__}")
     try:
-        wall_set = set(walls)
-        code = {label: number for number, label in labels.items()}
+        wall_set = {_label_key(label) for label in walls}
+        code = {_label_key(label): number for number, label in labels.items()}
     except TypeError as exc:
         raise BoardError(f"labels must be hashable: {exc}") from None
     labels[0] = empty
-    code[empty] = 0
+    code[_label_key(empty)] = 0
     next_tile = max((k for k in labels if k > 0), default=0) + 1
     next_wall = min((k for k in labels if k < 0), default=0) - 1
     out = []
@@ -660,11 +696,14 @@ def _label_grid(grid: Any, empty: Hashable, walls: Iterable[Hashable],
             except TypeError:
                 raise BoardError(f"labels must be hashable, got {type(label).__name__} at {(r, c)}") from None
             if number is None:
-                if label in wall_set:
+                key = _label_key(label)
+                number = code.get(key)
+            if number is None:
+                if key in wall_set:
                     number, next_wall = next_wall, next_wall - 1
                 else:
                     number, next_tile = next_tile, next_tile + 1
-                code[label] = number
+                code[key] = number
                 labels[number] = label
             line.append(number)
         out.append(line)
@@ -673,10 +712,10 @@ def _label_grid(grid: Any, empty: Hashable, walls: Iterable[Hashable],
 
 def _number_walls(walls: Iterable[Hashable], labels: Dict[int, Hashable]) -> None:
     """Give each label of ``walls`` that ``labels`` (number -> label) lacks the next wall number."""
-    known = set(labels.values())
+    known = {_label_key(label) for label in labels.values()}
     for label in walls:
-        if label not in known:
-            known.add(label)
+        if _label_key(label) not in known:
+            known.add(_label_key(label))
             labels[min(labels) - 1] = label         # (labels holds 0, the empty label)
 
 

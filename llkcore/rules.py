@@ -82,5 +82,7 @@ def as_rules(rules: Optional[Rules]) -> Rules:
     if rules is None:
         return DEFAULT_RULES
     if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be llkcore.Rules or None, got {type(rules).__name__}")
+        hint = (f"; for a preset write llk.Rules.preset({rules!r})" if isinstance(rules, str)
+                else "")
+        raise TypeError(f"rules must be llkcore.Rules or None, got {type(rules).__name__}{hint}")
     return rules

@@ -227,6 +227,25 @@ def test_labels_that_are_ints_and_bad_labels():
     assert merged.grid.tolist() == [[1, 1], [1, 2], [2, 0]] and merged.labels == {0: None, 1: 1, 2: "a"}
 
 
+def test_walls_given_as_one_string_are_refused_and_nan_is_one_label():
+    """Two slips a screen reader makes (a helper's audit): ``walls="LOCK"`` was read as the four
+    walls "L", "O", "C", "K" (and "LOCK" became a tile type); each NaN cell of a float screen
+    was a tile type of its own, as NaN equals nothing, so ``empty=np.nan`` matched no cell."""
+    with pytest.raises(TypeError, match=r"walls=\{'LOCK'\}"):
+        llk.Board.from_labels([["cat", "LOCK", "cat"]], empty=None, walls="LOCK")
+    screen = np.array([[1.0, np.nan, 1.0], [2.0, np.nan, 2.0]])
+    for grid in (screen, screen.tolist()):
+        board = llk.Board.from_labels(grid, empty=float("nan"))
+        assert board.grid.tolist() == [[1, 0, 1], [2, 0, 2]]
+        assert board.moves() == [((0, 0), (0, 2)), ((1, 0), (1, 2))]
+        walled = llk.Board.from_labels(grid, empty=None, walls=[np.nan])
+        assert walled.grid.tolist() == [[1, -1, 1], [2, -1, 2]]
+        walled.update(screen)                       # the same NaN wall on the next screen
+        assert walled.grid.tolist() == [[1, -1, 1], [2, -1, 2]]
+    tiles = llk.Board.from_labels([[np.nan, "a", float("nan")]], empty="a")
+    assert tiles.grid.tolist() == [[1, 0, 1]] and tiles.moves() == [((0, 0), (0, 2))]
+
+
 @pytest.mark.parametrize("grid", [np.array(1), np.array([np.array(2), np.array(3)], dtype=object),
                                   [np.array("a")]])
 def test_zero_dimensional_arrays_are_not_label_grids(grid):

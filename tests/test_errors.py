@@ -6,6 +6,7 @@ check also asserts that the message names what is wrong.
 """
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -300,6 +301,11 @@ def test_rules_accept_numpy_scalars_and_are_frozen_and_hashable():
     assert llk.Rules() == llk.Rules(max_turns=2, border=True, gravity=None)
 
 
+def test_a_preset_name_as_rules_says_how_to_use_it():
+    with pytest.raises(TypeError, match=r"llk.Rules.preset\('qq'\)"):
+        llk.moves(GOOD, rules="qq")
+
+
 @pytest.mark.parametrize("bad", [{"max_turns": 2}, "classic", 2, True, (2, True, None),
                                  dict(max_turns=2, border=True, gravity=None)], ids=repr)
 def test_wrong_rules_type(bad):
@@ -354,6 +360,18 @@ def test_can_link_many_accepts_every_integer_dtype(dtype):
     assert board.can_link_many(queries).tolist() == expected
     assert board.can_link_many(np.asfortranarray(queries)).tolist() == expected
     assert board.can_link_many(queries[::-1]).tolist() == expected[::-1]
+
+
+def test_can_link_many_refuses_bools_and_names_huge_values():
+    """numpy reads a bool among ints as an int (True was row 1), and a value beyond int64 makes
+    the array float64 (the message named that dtype): both are judged as given now."""
+    board = llk.Board(GOOD)
+    with pytest.raises(CoordinateError, match="got bool True in query 1"):
+        board.can_link_many([[0, 0, 0, 2], [True, 0, False, 1]])
+    for huge in ([[2**63, 0, 0, 1]], [[np.uint64(2**63 + 5), -1, 0, 0]]):
+        with pytest.raises(CoordinateError, match="query 0 .* is off the board"):
+            board.can_link_many(huge)
+    assert board.can_link_many(((0, 0, 0, 2), [np.int8(1), 0, 1, 2])).tolist() == [True, True]
 
 
 def test_can_link_many_empty():
@@ -467,6 +485,62 @@ def test_an_object_that_claims_to_be_an_array_is_not_read_as_one():
 
     assert isinstance(Impostor(), np.ndarray)
     assert_board_error(Impostor(), "2-d grid")
+
+
+def test_grids_numpy_reads_as_a_whole_are_read_as_arrays():
+    """A memoryview, or anything with ``__array__`` (a DataFrame, whose iteration yields column
+    labels, a dask or xarray array, a tensor), is read as numpy reads it. A 2-D memoryview
+    raised NotImplementedError from the row-by-row reading (a helper's audit)."""
+    grid = np.array([[1, 2, 0, 1], [3, 3, 2, 0], [0, 4, 0, 4]], dtype=np.int32)
+
+    class Frame:
+        """Like a DataFrame: iterating it gives its column labels, not its rows."""
+        def __array__(self, dtype=None, copy=None):
+            return grid
+
+        def __iter__(self):
+            return iter(range(4))
+
+    expected = llk.moves(grid)
+    for like in (memoryview(grid), Frame(), memoryview(np.asfortranarray(grid))):
+        assert llk.moves(like) == expected and llk.can_link(like, (0, 0), (0, 3))
+        assert llk.Board(like).grid.tolist() == grid.tolist()
+    dask_array = pytest.importorskip("dask.array")
+    assert llk.moves(dask_array.from_array(grid, chunks=2)) == expected
+    assert_board_error(memoryview(b"ab"), "2-d")
+    assert_board_error(memoryview(np.zeros((2, 2))), "integer")
+
+
+@pytest.mark.parametrize("grid", [{(0, 0, 1), (1, 0, 0)}, frozenset({(1, 1)}), {0: [1, 1]},
+                                  {0: [1, 1]}.values(), [{1, 2}, {3, 4}]],
+                         ids=["set", "frozenset", "dict", "dict-values", "rows-of-sets"])
+def test_unordered_grids_are_refused(grid):
+    """A set of rows was read in the set's order, scrambling the board without a word."""
+    assert_board_error(grid, "in order")
+
+
+@pytest.mark.parametrize("grid, at, words", [
+    ([np.array([1, 1]), [0, None]], (1, 1), "nonetype"),
+    ([np.array([1, 1]), [0, True]], (1, 1), "bool"),
+    ([np.array([1, 1]), [0, 2.5]], (1, 1), "float"),
+    ([np.array([1, 1], dtype=np.uint64), np.array([2**64 - 1, 0], dtype=np.uint64)], (1, 0), "int32"),
+    ([np.array([1, 1]), [0, 2**64 - 1]], (1, 1), "int32"),
+], ids=["None", "bool", "float", "uint64-huge", "int-huge"])
+def test_rows_of_arrays_name_the_bad_cell(grid, at, words):
+    """numpy promotes mixed rows (uint64 beside int64 to float64, a bool among ints to ints): the
+    message named a dtype the user never made, or no cell. It now judges the cells as given."""
+    assert_board_error(grid, words, at=at)
+    for name, call in entry_points(grid, at).items():
+        with pytest.raises(BoardError, match=re.escape(str(at))):
+            call()
+
+
+def test_rows_of_arrays_that_numpy_promotes_are_still_grids():
+    """Rows of uint64 and int64 make a float64 array in numpy; their values are ints in int32,
+    so this is a grid."""
+    grid = [np.array([1, 0, 1], dtype=np.uint64), np.array([2, 0, 2], dtype=np.int64)]
+    assert llk.Board(grid).grid.tolist() == [[1, 0, 1], [2, 0, 2]]
+    assert llk.moves(grid) == [((0, 0), (0, 2)), ((1, 0), (1, 2))]
 
 
 def test_int_subclasses_are_ints():

@@ -100,6 +100,12 @@ cdef class GridReader:
         if isinstance(grid, (str, bytes, bytearray)) or not hasattr(grid, "__iter__"):
             raise BoardError(f"a board must be a 2-D grid of ints, got {type(grid).__name__}")
         if not (PyList_Check(grid) or PyTuple_Check(grid)):
+            if _array_like(grid):
+                self._use_array(_as_array(grid))
+                return
+            if isinstance(grid, _UNORDERED):
+                raise BoardError(f"a board's rows must come in order: got a {type(grid).__name__} "
+                                 "(pass a list of rows)")
             # At most one row too many, so that an endless iterable is refused, not read forever.
             grid = list(itertools.islice(grid, MAX_SIDE + 1))
             if len(grid) > MAX_SIDE:
@@ -417,6 +423,38 @@ cdef class GridReader:
         return 0
 
 
+# Containers whose order is not the user's: a grid or a row of one would be read scrambled.
+_UNORDERED = (set, frozenset, dict, type({}.keys()), type({}.values()), type({}.items()))
+
+
+def _array_like(grid):
+    """A grid that is not a list or tuple but that numpy reads as an array as a whole: a
+    memoryview, a dask or xarray array, a DataFrame (whose iteration yields column labels, not
+    rows), a tensor. Its rows are then not read one by one."""
+    return (isinstance(grid, memoryview) or hasattr(grid, "__array__")
+            or hasattr(grid, "__array_interface__"))
+
+
+def _as_array(grid):
+    """np.asarray of an array-like grid, its failures as BoardError."""
+    try:
+        return np.asarray(grid)
+    except (ValueError, TypeError, OverflowError, NotImplementedError, BufferError) as exc:
+        raise BoardError(f"a board must be a 2-D grid of ints; numpy cannot read this "
+                         f"{type(grid).__name__}: {exc}") from None
+
+
+def _first_bad_cell(rows):
+    """The first cell of ``rows`` (row by row) that is not an int fitting in int32, as (value,
+    r, c), or None: what a refused mixed grid names, where numpy's promotion would not."""
+    for r, row in enumerate(rows):
+        for c, value in enumerate(row):
+            if (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer))
+                    or not INT32_MIN_ <= value <= INT32_MAX_):
+                return value, r, c
+    return None
+
+
 def _generic_array(rows):
     """A list of rows that are not all lists or tuples (arrays, ranges, ...), as an ndarray;
     BoardError for anything that is not a rectangular grid of ints."""
@@ -426,6 +464,9 @@ def _generic_array(rows):
             raise BoardError("a masked array is not a board row: fill the masked cells first")
         if isinstance(row, (str, bytes, bytearray)) or not hasattr(row, "__len__"):
             raise BoardError(f"each row of a board must be a sequence of ints, got {type(row).__name__}")
+        if isinstance(row, _UNORDERED):
+            raise BoardError(f"each row of a board must be in order: got a {type(row).__name__} "
+                             f"at row {r}")
         if isinstance(row, np.ndarray):
             if row.ndim != 1:
                 raise BoardError(f"a board must be 2-D, got a row of shape {row.shape}")
@@ -442,10 +483,12 @@ def _generic_array(rows):
         arr = np.array(rows)
     except (ValueError, TypeError, OverflowError) as exc:
         raise BoardError(f"a board must be a 2-D grid of ints: {exc}") from None
-    if arr.dtype.kind in "iu" and any(isinstance(v, (bool, np.bool_)) for row in rows for v in row):
-        raise BoardError("board values must be integers, got a bool")
-    if arr.dtype == object:
-        if all(isinstance(v, int) and not isinstance(v, bool) for v in arr.ravel()):
-            raise BoardError("board values must fit in int32")
-        raise BoardError("board values must be ints")
-    return arr
+    if arr.dtype.kind in "iu" and arr.ndim == 2 and not any(
+            isinstance(v, (bool, np.bool_)) for row in rows for v in row):
+        return arr
+    # Refused, or promoted by numpy (rows of uint64 and int64 make float64, a bool among ints
+    # makes ints): judge the cells themselves, and name the first bad one.
+    bad = _first_bad_cell(rows)
+    if bad is not None:
+        refuse(bad[0], bad[1], bad[2])
+    return np.array(rows, dtype=np.int64)
