@@ -3,8 +3,8 @@
 Strategies (docs/architecture.md, "Solvers"):
 
 ``"exact"``
-    The only strategy that may answer UNSOLVABLE. It looks at the root, lets the two greedy
-    players try for a cheap certificate, then searches. Without gravity it searches pairings
+    The only strategy that may answer UNSOLVABLE. Without gravity it looks at the root, lets the
+    two greedy players try for a cheap certificate, then searches pairings
     (who is removed with whom), not move orders, closing every node under the safe steps,
     proving dead states with a relaxed peeling test, backjumping over decisions a dead end does
     not depend on and remembering dead states; with gravity it searches moves with a table of

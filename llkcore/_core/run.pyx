@@ -3,7 +3,7 @@
 
 It is compiled here, out of line, so that the inline fast path (one decrement) is all a link
 test carries: with the clock and signal code inlined, ``link_cells`` grew too big to be inlined
-into the searches' hot loops, which then ran about 17% more instructions (callgrind,
+into the searches' hot loops, which then ran about 11% more instructions (callgrind,
 docs/architecture.md, "Budgets").
 """
 
