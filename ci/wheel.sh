@@ -44,12 +44,19 @@ for k in kernels:
     if not any(n.startswith(f"llkcore/_core/{k}.") and n.endswith((".so", ".pyd")) for n in in_wheel):
         problems.append(f"wheel lacks the compiled kernel {k}")
 for need in ("llkcore/_core/grid.pxd", "llkcore/_core/state.pyi", "tests/conftest.py",
-             "python/llkref/__init__.py", "llkcore/cli/__init__.py"):
+             "python/llkref/__init__.py", "llkcore/cli/__init__.py", "LICENSE"):
     if need not in in_sdist:
         problems.append(f"sdist lacks {need}")
 for need in ("llkcore/cli/__init__.py", "llkcore/py.typed", "llkcore/_core/state.pyi"):
     if need not in in_wheel:
         problems.append(f"wheel lacks {need}")
+# MIT asks for its notice to travel with every copy; the metadata names the licence in SPDX.
+if not any(n.endswith(".dist-info/licenses/LICENSE") for n in in_wheel):
+    problems.append("wheel lacks its LICENSE")
+with zipfile.ZipFile(wheel) as z:
+    meta = z.read(next(n for n in in_wheel if n.endswith(".dist-info/METADATA"))).decode()
+if "License-Expression: MIT" not in meta:
+    problems.append("wheel metadata lacks License-Expression: MIT")
 problems += [f"sdist holds generated {n}" for n in in_sdist if n.endswith((".c", ".so", ".pyd"))]
 problems += [f"wheel holds {n}" for n in in_wheel if n.endswith((".c", ".pyx", ".html", ".o"))]
 problems += [f"wheel holds {n}" for n in in_wheel if n.split("/")[0] in ("tests", "bench", "python", "build")]

@@ -31,6 +31,7 @@ from collections import OrderedDict, deque
 from typing import Iterable, List, NamedTuple, Optional, Tuple
 
 import numpy as np
+import numpy.typing as npt
 
 from ._core import pairs as _pairs
 from ._core import playouts as _playouts
@@ -239,7 +240,8 @@ class Insight:
         root = self.decide(state, rules, clock.budget(), known)
         if root.verdict == Verdict.UNSOLVABLE:
             return order[0], Verdict.UNSOLVABLE
-        safe = np.zeros(len(order), dtype=bool)
+        # (Annotated: numpy 2.2's stubs give np.zeros and np.isin different shape types.)
+        safe: npt.NDArray[np.bool_] = np.zeros(len(order), dtype=bool)
         if root.certificate is not None:
             known.append(root.certificate)
             # The certificate's first move is safe, and without gravity every pair it removes.

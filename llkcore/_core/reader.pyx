@@ -90,7 +90,7 @@ cdef class GridReader:
     cdef int code                   # 1 int8, 2 uint8, 3 int16, 4 uint16, 5 int32, 6 uint32, 7 int64, 8 uint64
 
     def __cinit__(self, grid):
-        cdef Py_ssize_t r, n, width
+        cdef Py_ssize_t r, n, width = 0
         if type(grid) is np.ndarray and self.plain_array(grid):
             return
         if cnp.PyArray_Check(grid):
