@@ -161,6 +161,15 @@ class Insight:
     def __len__(self) -> int:
         return len(self._entries)
 
+    def after_fork(self) -> None:
+        """In a forked child: a cache whose lock a parent's thread held may be half-updated, so
+        it starts empty with a new lock."""
+        if self._lock.locked():
+            self._lock = threading.Lock()
+            self._entries.clear()
+            self._bytes = 0
+            self._recent.clear()
+
     # ---- the cache ----------------------------------------------------------------------------
 
     def _lookup(self, key: bytes, budget: Budget) -> Optional[Decision]:

@@ -6,7 +6,9 @@ trust what they get. See docs/architecture.md ("Layers", "Threads").
 """
 from __future__ import annotations
 
+import os
 import threading
+import weakref
 from typing import (TYPE_CHECKING, Any, Dict, Hashable, Iterable, List, Literal, Optional, Sequence,
                     Tuple, Union, cast, overload)
 
@@ -85,6 +87,7 @@ class Board:
         self._init(_state_of(grid, rules), rules)
 
     def _init(self, state: GridState, rules: Rules) -> None:
+        _LIVE_BOARDS.add(self)
         self._state = state
         self._rules = rules
         self._rows = state.rows
@@ -595,6 +598,16 @@ class Board:
     def _restore(cls, document: dict) -> "Board":
         return saving.restore(document, cls, check_certificates=False)
 
+    def _after_fork(self) -> None:
+        """In a forked child: locks held at the fork belong to threads that are not here. They
+        are replaced, and a Board that was in use refuses later calls (GridState.after_fork)."""
+        changing = self._writer.locked()
+        if changing:
+            self._writer = threading.Lock()
+        if self._insight is not None:
+            self._insight.after_fork()
+        self._state.after_fork(changing)
+
     def _unwind_history(self) -> Tuple[np.ndarray, Optional[List[Move]], list, list]:
         """(start grid, start certificate, steps made oldest first, steps undone next first),
         a step being ((r1, c1), (r2, c2)) for a removal or ("shuffle", types, certificate) for
@@ -657,6 +670,20 @@ def _int_queries(queries: Any, q: np.ndarray) -> np.ndarray:
 # The one key of every NaN label: NaN equals nothing, itself included, so as a dict key each NaN
 # object would be a label of its own (each NaN cell of a float grid a new tile type).
 _NAN_LABEL = float("nan")
+
+
+# Every Board of this process, for the fork handler: a child forked while other threads were
+# inside calls on a Board inherits its locks held by threads that do not exist in the child.
+_LIVE_BOARDS: "weakref.WeakSet[Board]" = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    for board in list(_LIVE_BOARDS):
+        board._after_fork()
+
+
+if hasattr(os, "register_at_fork"):         # (not on Windows, which cannot fork)
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def _label_key(label: Hashable) -> Hashable:

@@ -144,3 +144,81 @@ def test_a_save_is_of_one_position_while_another_thread_plays(monkeypatch):
     board.undo()
     copied = pickle.loads(pickle.dumps(board))
     assert copied.grid.tolist() == start and copied.history == []
+
+
+FORK = textwrap.dedent("""
+    import os, signal, threading, time, warnings
+    import llkcore as llk
+
+    warnings.simplefilter("ignore", DeprecationWarning)     # 3.12: fork with threads running
+
+    def in_child(board, play):
+        '''Fork; in the child play on ``board``: exit 0 if the calls ran, 3 if they raised the
+        RuntimeError of a Board in use at the fork, 4 on another error; SIGALRM (a hang) kills
+        it after 5 s.'''
+        pid = os.fork()
+        if pid == 0:
+            signal.alarm(5)
+            try:
+                play(board)
+                os._exit(0)
+            except RuntimeError as exc:
+                os._exit(3 if "in use by another thread when the process forked" in str(exc) else 4)
+            except BaseException:
+                os._exit(4)
+        return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+    def play(board):
+        hint = board.hint()
+        board.copy().remove(*hint)
+        board.moves()
+        llk.solve(board, node_limit=1000)
+        board.winnable(time_limit=0.2)
+
+    # Deterministic: a Board idle at the fork plays in the child; one whose change was under
+    # way (its writer lock held by a thread that the child does not have) refuses, at once.
+    idle = llk.generate(8, 18, seed=1, rules=llk.Rules(gravity="down"))
+    idle.winnable(time_limit=0.2)
+    busy = idle.copy()
+    busy._writer.acquire()
+    print("idle", in_child(idle, play))
+    print("busy", in_child(busy, play))
+    busy._writer.release()
+
+    # Threads playing at the fork: every child either plays or refuses, none waits forever.
+    board = llk.generate(16, 30, solvable=False, seed=5, rules=llk.Rules(gravity="down"))
+    stop = threading.Event()
+
+    def hammer():
+        while not stop.is_set():
+            board.moves_array(with_turns=True)
+            llk.solve(board, node_limit=3000)
+
+    threads = [threading.Thread(target=hammer) for _ in range(2)]
+    for t in threads:
+        t.start()
+    time.sleep(0.2)
+    codes = []
+    for _ in range(12):
+        codes.append(in_child(board, lambda b: (b.moves(), b.copy().remove(*b.hint()))))
+        time.sleep(0.02)
+    stop.set()
+    for t in threads:
+        t.join()
+    print("threads", " ".join(str(code) for code in sorted(set(codes))))
+""")
+
+
+def test_a_board_in_use_when_the_process_forks_refuses_in_the_child_instead_of_hanging():
+    """A helper's audit: a child forked while other threads were inside calls on a Board
+    inherited the Board's locks held by threads that do not exist in it, and hung on its first
+    call (5 of 20 children). Such a Board now raises RuntimeError in the child, saying why and
+    what to do; a Board idle at the fork works there."""
+    if not hasattr(os, "fork"):
+        import pytest
+        pytest.skip("no os.fork on this platform")
+    done = subprocess.run([sys.executable, "-c", FORK], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = dict(line.split(" ", 1) for line in done.stdout.strip().splitlines())
+    assert lines["idle"] == "0" and lines["busy"] == "3", done.stdout
+    assert set(lines["threads"].split()) <= {"0", "3"}, done.stdout

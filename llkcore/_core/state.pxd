@@ -11,6 +11,7 @@ cdef class GridState:
     cdef Grid g
     cdef PathWork work              # BFS buffers, allocated on first use
     cdef PyThread_type_lock mutex   # held by every kernel call on this state (threads may share it)
+    cdef bint forked_busy           # in use by another thread when this process was forked
     cdef readonly bint border
     cdef void *shape_mem            # rowbits, colbits, cells, tid, slot: sized by the shape
     cdef int32_t *types_mem         # type_value, offset, count, pos: sized by the types

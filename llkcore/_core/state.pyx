@@ -57,6 +57,11 @@ cdef enum:
     TABLE_MIN = 1 << 16
 
 
+FORKED_BUSY = ("this Board was in use by another thread when the process forked, so its state "
+               "here may be half-changed: fork before threads use it, send it to the child by "
+               "pickling, or use the 'spawn' or 'forkserver' start method")
+
+
 cdef class GridState:
     """The engine's state of one board. Built and changed only through the facade."""
 
@@ -225,6 +230,8 @@ cdef class GridState:
 
     cdef int lock(self) except -1:
         cdef PyLockStatus got
+        if self.forked_busy:
+            raise RuntimeError(FORKED_BUSY)
         if PyThread_acquire_lock(self.mutex, NOWAIT_LOCK):
             return 0
         # Another thread holds this state: wait in slices of SIGNAL_MS, so that Ctrl-C in the
@@ -235,6 +242,19 @@ cdef class GridState:
             if got == PY_LOCK_ACQUIRED:
                 return 0
             PyErr_CheckSignals()
+
+    def after_fork(self, bint busy):
+        """In a child process just forked (the only thread): True if this state's mutex was held,
+        by a thread of the parent that does not exist here, or if ``busy`` (the Board was in the
+        middle of a change). Its memory may then hold half a change, so every later call on it
+        raises RuntimeError instead of waiting forever for the mutex (docs/architecture.md,
+        "Threads")."""
+        if PyThread_acquire_lock(self.mutex, NOWAIT_LOCK):
+            PyThread_release_lock(self.mutex)
+        else:
+            busy = True
+        self.forked_busy = self.forked_busy or busy
+        return self.forked_busy
 
     cdef int lock_work(self) except -1:
         self.lock()
