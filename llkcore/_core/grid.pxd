@@ -282,6 +282,18 @@ cdef inline void sort_ints(int32_t *a, int n) noexcept nogil:
         a[j + 1] = x
 
 
+cdef inline void sort_positions(Grid *g) noexcept nogil:
+    """Each type's tiles in cell order, as a freshly built index holds them. Play leaves them in
+    swap-remove order (take_tile, put_tile), and the searches list moves in index order, so
+    without this a played board (or one whose play was undone) and a fresh board of the same
+    grid could search in different orders and find different certificates."""
+    cdef int t, i
+    for t in range(g.ntypes):
+        sort_ints(g.pos + g.offset[t], g.count[t])
+        for i in range(g.offset[t], g.offset[t] + g.count[t]):
+            g.slot[g.pos[i]] = i
+
+
 # The one loop over same-type pairs: ``pairs_next`` yields every pair (pa, pb) of tiles of one
 # type, type by type, each type's tiles in index order. Start from a zeroed cursor.
 cdef struct PairCursor:

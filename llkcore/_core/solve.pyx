@@ -23,7 +23,7 @@ from libc.string cimport memset
 from .gravity cimport slide_room
 from .gravity_search cimport run_gravity_search
 from .greedy cimport run_freedom, run_mobility
-from .grid cimport GRAVITY_NONE, Grid
+from .grid cimport GRAVITY_NONE, Grid, sort_positions
 from .matching cimport run_matching
 from .memo import MEMO_ENTRIES
 from .pairing cimport run_pairing
@@ -135,6 +135,7 @@ def solve_state(GridState s, int strategy, int max_turns, int gravity, long long
             return ST_ODD, None, 0
     if g.tiles == 0:
         return ST_SOLVED, np.empty((0, 2), dtype=np.int32), 0
+    sort_positions(g)       # same grid, same search, whatever play led to it
     if max_turns > 2 or wants_floods(g):
         s.lock_work()       # path-search and flood buffers (pairs.pxd)
         s.unlock()
