@@ -127,8 +127,8 @@ class Board:
         ``empty``: the label of an empty cell. ``walls``: labels of cells that are never removed
         and block paths (locked cells, obstacles). Every other label is a tile type; types are
         numbered 1, 2, ... and walls -1, -2, ... in order of first appearance (row by row), then
-        the walls not on this grid in the order ``walls`` gives them (so that ``update`` knows
-        them as walls). ``board.labels`` maps these numbers back to the labels;
+        the walls not on this grid in the order ``walls`` gives them, a set's sorted by type name
+        and repr (so that ``update`` knows them as walls, and every run numbers them alike). ``board.labels`` maps these numbers back to the labels;
         ``board.label_at(point)`` reads one cell. ``update`` then takes grids of labels too.
         """
         labels: Dict[int, Hashable] = {}
@@ -136,10 +136,19 @@ class Board:
             # Read as an iterable, "LOCK" would declare the walls "L", "O", "C" and "K".
             raise TypeError(f"walls must be a collection of labels, got the {type(walls).__name__} "
                             f"{walls!r}: for one wall label write walls={{{walls!r}}}")
+        unordered = isinstance(walls, (set, frozenset))
         try:
             walls = [label for label in walls]   # (not list(): it trusts a hostile __len__)
         except TypeError:
             raise TypeError(f"walls must be an iterable of labels, got {type(walls).__name__}") from None
+        if unordered:
+            # A set's order follows string hashing, which changes from run to run
+            # (PYTHONHASHSEED): the walls not on the screen would be numbered differently, and
+            # the saved game would differ. Ordered by (type name, repr), which does not.
+            try:
+                walls.sort(key=lambda label: (type(label).__name__, repr(label)))
+            except Exception:       # a label whose repr fails: the set's own order, as before
+                pass
         board = cls(_label_grid(grid, empty, walls, labels), rules=rules)
         # Declared walls that this screen does not show get their numbers now: update() reads
         # which labels are walls from the numbers (and so does a saved board).

@@ -9,6 +9,9 @@ Board as it was.
 from __future__ import annotations
 
 import itertools
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -225,6 +228,24 @@ def test_labels_that_are_ints_and_bad_labels():
     # Labels are dict keys: those Python calls equal are one type (the README says so).
     merged = llk.Board.from_labels([[1, 1.0], [True, "a"], ["a", None]], empty=None)
     assert merged.grid.tolist() == [[1, 1], [1, 2], [2, 0]] and merged.labels == {0: None, 1: 1, 2: "a"}
+
+
+def test_walls_given_as_a_set_are_numbered_alike_in_every_run():
+    """A set's order follows string hashing, which PYTHONHASHSEED changes: declared walls not on
+    the screen were numbered differently from run to run, and so were saved games (a helper's
+    audit). They are now numbered in the order of (type name, repr)."""
+    script = ("import llkcore as llk\n"
+              "b = llk.Board.from_labels([['cat', 'dog', None], ['LOCK', 'cat', 'dog']], empty=None,\n"
+              "                          walls={'LOCK', 'ROCK', 'TREE', 'WALL', 7, ('a', 1)})\n"
+              "b.update([['cat', 'TREE', 'cat'], ['WALL', None, None]])\n"
+              "print(b.to_json())\n")
+    saved = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("0", "1", "2")}
+    assert len(saved) == 1
+    board = llk.Board.from_json(saved.pop())
+    assert board.labels == {0: None, 1: "cat", 2: "dog", -1: "LOCK", -2: 7, -3: "ROCK", -4: "TREE",
+                            -5: "WALL", -6: ("a", 1)}
+    assert board.grid.tolist() == [[1, -4, 1], [-5, 0, 0]]
 
 
 def test_walls_given_as_one_string_are_refused_and_nan_is_one_label():
