@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import faulthandler
-import functools
 import itertools
-import math
 import os
 import random
 import sys

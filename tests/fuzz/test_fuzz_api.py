@@ -9,7 +9,6 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
-from hypothesis import strategies as st
 
 import llkcore as llk
 import llkref
