@@ -128,8 +128,9 @@ class Board:
         and block paths (locked cells, obstacles). Every other label is a tile type; types are
         numbered 1, 2, ... and walls -1, -2, ... in order of first appearance (row by row), then
         the walls not on this grid in the order ``walls`` gives them, a set's sorted by type name
-        and repr (so that ``update`` knows them as walls, and every run numbers them alike). ``board.labels`` maps these numbers back to the labels;
-        ``board.label_at(point)`` reads one cell. ``update`` then takes grids of labels too.
+        and repr (so that ``update`` knows them as walls, and every run numbers them alike).
+        ``board.labels`` maps these numbers back to the labels; ``board.label_at(point)`` reads
+        one cell. ``update`` then takes grids of labels too.
         """
         labels: Dict[int, Hashable] = {}
         if isinstance(walls, (str, bytes)):
@@ -649,6 +650,20 @@ class Board:
         return _render.picture(self, hint=hint, path=path, solution=solution, cell=cell)
 
 
+# Every Board of this process, for the fork handler: a child forked while other threads were
+# inside calls on a Board inherits its locks held by threads that do not exist in the child.
+_LIVE_BOARDS: "weakref.WeakSet[Board]" = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    for board in list(_LIVE_BOARDS):
+        board._after_fork()
+
+
+if hasattr(os, "register_at_fork"):         # (not on Windows, which cannot fork)
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 def _sequence(x: Any) -> bool:
     """x can be read as a sequence of labels: iterable, not a string, not a 0-d array (which has
     ``__iter__`` but refuses iteration)."""
@@ -679,20 +694,6 @@ def _int_queries(queries: Any, q: np.ndarray) -> np.ndarray:
 # The one key of every NaN label: NaN equals nothing, itself included, so as a dict key each NaN
 # object would be a label of its own (each NaN cell of a float grid a new tile type).
 _NAN_LABEL = float("nan")
-
-
-# Every Board of this process, for the fork handler: a child forked while other threads were
-# inside calls on a Board inherits its locks held by threads that do not exist in the child.
-_LIVE_BOARDS: "weakref.WeakSet[Board]" = weakref.WeakSet()
-
-
-def _after_fork_in_child() -> None:
-    for board in list(_LIVE_BOARDS):
-        board._after_fork()
-
-
-if hasattr(os, "register_at_fork"):         # (not on Windows, which cannot fork)
-    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def _label_key(label: Hashable) -> Hashable:

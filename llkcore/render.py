@@ -390,7 +390,7 @@ def svg_of(pic: Layout) -> str:
     """The SVG text of a layout."""
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{pic.width}" height="{pic.height}" '
            f'viewBox="0 0 {pic.width} {pic.height}" font-family="DejaVu Sans, Arial, sans-serif">',
-           f"<title>{escape(_xml_text(pic.title))}</title>",
+           f"<title>{_escape(_xml_text(pic.title))}</title>",
            '<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
            f'patternTransform="rotate(45)"><rect width="6" height="6" fill="{_WALL_FILL}"/>'
            f'<line x1="0" y1="0" x2="0" y2="6" stroke="{_HATCH_STROKE}" stroke-width="2"/>'
@@ -412,18 +412,18 @@ _ATTR_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&qu
                                "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
 
 
-def escape(text: str) -> str:
+def _escape(text: str) -> str:
     """``text`` as XML character data."""
     return text.translate(_TEXT_ESCAPES)
 
 
-def quoteattr(text: str) -> str:
+def _quoteattr(text: str) -> str:
     """``text`` as a double-quoted XML attribute value (line breaks and tabs kept as such)."""
     return '"' + text.translate(_ATTR_ESCAPES) + '"'
 
 
 def _data(data: Tuple[Tuple[str, Any], ...]) -> str:
-    return "".join(f" data-{k}={quoteattr(str(v))}" for k, v in data)
+    return "".join(f" data-{k}={_quoteattr(str(v))}" for k, v in data)
 
 
 def _svg_shape(s: Any) -> str:
@@ -442,7 +442,7 @@ def _svg_shape(s: Any) -> str:
     if isinstance(s, Text):
         return (f'<text{cls} x="{_fmt(s.x)}" y="{_fmt(s.y)}" font-size="{_fmt(s.size)}" '
                 f'text-anchor="middle" dominant-baseline="central" fill="{s.fill}">'
-                f"{escape(s.text)}</text>")
+                f"{_escape(s.text)}</text>")
     if isinstance(s, Circle):
         return (f'<circle{cls} cx="{_fmt(s.cx)}" cy="{_fmt(s.cy)}" r="{_fmt(s.r)}" '
                 f'fill="{s.fill}"/>')
