@@ -5,6 +5,7 @@ in input order plus the parameters of the run, so a saved result says how to rep
 """
 from __future__ import annotations
 
+import math
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -82,8 +83,11 @@ class Analysis:
                 raise ValueError(f"Analysis.ratings must hold {n} entries per field")
         self.strategy = strategy
         self.rules = rules
-        self.node_limit = node_limit
-        self.time_limit = time_limit
+        # Plain ints and floats (numpy scalars are accepted as limits), no limit as None: to_dict
+        # is JSON, and an infinite time limit is none.
+        self.node_limit = None if node_limit is None else int(node_limit)
+        self.time_limit = (None if time_limit is None or math.isinf(time_limit)
+                           else float(time_limit))
         self.workers = workers
         self.wall_seconds = wall_seconds
 

@@ -22,7 +22,8 @@ from ._core import state as _state
 from ._core.reader import GridReader
 from ._core.state import MAX_SIDE, GridState
 from ._insight import Hint, Traps
-from .checks import flag, integer, is_array, point as check_point, seconds as check_seconds
+from .checks import (flag, integer, is_array, move_sequence, point as check_point,
+                     seconds as check_seconds)
 from .coords import Move, Point, cells_of, moves_of, point_of, points_of, size_words
 from .errors import BoardError, CoordinateError, IllegalMove
 from . import saving
@@ -79,11 +80,14 @@ class Board:
     """
 
     __slots__ = ("_state", "_rules", "_rows", "_cols", "_width", "_turns", "_gravity",
-                 "_undo", "_redo", "_writer", "_labels", "certificate", "seed", "_insight",
+                 "_undo", "_redo", "_writer", "_labels", "_certificate", "seed", "_insight",
                  "__weakref__")
 
     def __init__(self, grid: GridLike, rules: Optional[Rules] = None) -> None:
-        rules = DEFAULT_RULES if rules is None else as_rules(rules)
+        if rules is None:       # a Board given as the grid brings its rules, as in module calls
+            rules = grid._rules if isinstance(grid, Board) else DEFAULT_RULES
+        else:
+            rules = as_rules(rules)
         self._init(_state_of(grid, rules), rules)
 
     def _init(self, state: GridState, rules: Rules) -> None:
@@ -100,8 +104,7 @@ class Board:
         self._writer = threading.Lock()     # held by every change: history stays in step
         self._labels: Optional[Dict[int, Hashable]] = None
         self._insight: Optional[_insight.Insight] = None    # made on the first play-time query
-        #: The removal sequence that clears this board, when it was generated or reshuffled.
-        self.certificate: Optional[List[Move]] = None
+        self._certificate: Optional[List[Move]] = None     # never changed in place: shared
         #: The seed ``llk.generate`` dealt this board from (None for a board it did not deal).
         self.seed: Optional[int] = None
 
@@ -162,6 +165,29 @@ class Board:
         """For a board made by ``from_labels``: type (> 0) and wall (< 0) numbers -> labels."""
         return None if self._labels is None else dict(self._labels)
 
+    @property
+    def certificate(self) -> Optional[List[Move]]:
+        """A removal sequence that clears this board, or None: the deal's (``generate``), the
+        reshuffle's (``shuffle``), or one you set. A copy: edit it and set it back."""
+        certificate = self._certificate
+        return None if certificate is None else list(certificate)
+
+    @certificate.setter
+    def certificate(self, moves: Any) -> None:
+        """Set a removal sequence that clears the current position, or one of the game's
+        earlier (or undone) positions, or None. It is replayed on copies first (ValueError if
+        it clears none), so that what the board promises, and what ``to_json`` saves,
+        ``from_json`` loads."""
+        if moves is None:
+            self._certificate = None
+            return
+        checked = move_sequence(moves)
+        if not self._clears(checked) and saving.uncleared(self, [(checked, "")]) is not None:
+            raise ValueError("a certificate must clear the board's current position, or one "
+                             "of the game's earlier or undone positions (llk.verify(board, "
+                             "moves) says whether it clears the current one)")
+        self._certificate = checked
+
     def label_at(self, point: Point) -> Hashable:
         """The label of the cell at ``point``: its tile's or wall's label, or the board's
         ``empty`` label (None for a board not made by ``from_labels``: then the cell's value)."""
@@ -191,7 +217,7 @@ class Board:
             self._state.load(state)
             self._undo.clear()
             self._redo.clear()
-            self.certificate = None
+            self._certificate = None
             self.seed = None
             if labels is not None:
                 self._labels = labels
@@ -405,7 +431,7 @@ class Board:
             if record[0] == _SHUFFLE:
                 _, cells, before, _, certificate_before, _ = record
                 self._state.retype(cells, before)
-                self.certificate = certificate_before
+                self._certificate = certificate_before
                 self._redo.append(record)
                 return True
             pa, pb, value, moved = record
@@ -425,7 +451,7 @@ class Board:
         """Make an undone step again (redo); writer lock held."""
         if record[0] == _SHUFFLE:
             self._state.retype(record[1], record[3])
-            self.certificate = record[5]
+            self._certificate = record[5]
             self._undo.append(record)
             return
         pa, pb = record[0], record[1]
@@ -454,8 +480,8 @@ class Board:
         """Give the tiles at ``cells`` the types ``after`` as one undo step (writer lock held);
         shuffle() and loading a saved reshuffle (saving.py) both come here."""
         self._state.retype(cells, after)
-        self._undo.append((_SHUFFLE, cells, before, after, self.certificate, certificate))
-        self.certificate = certificate
+        self._undo.append((_SHUFFLE, cells, before, after, self._certificate, certificate))
+        self._certificate = certificate
         self._redo.clear()
 
     @property
@@ -498,7 +524,7 @@ class Board:
             insight = self._insight = _insight.Insight()
         with self._writer:
             state = self._state.copy()
-            certificate = self.certificate
+            certificate = self._certificate
         known = [] if not certificate else [cells_of(np.array(certificate).reshape(-1, 4),
                                                      self._width)]
         return insight, state, known, seconds
@@ -578,7 +604,7 @@ class Board:
             other._init(self._state.copy(), self._rules)
             other._undo = list(self._undo)
             other._redo = list(self._redo)
-            other.certificate = None if self.certificate is None else list(self.certificate)
+            other._certificate = self._certificate
             other.seed = self.seed
             other._labels = None if self._labels is None else dict(self._labels)
         return other
@@ -633,7 +659,7 @@ class Board:
         undone = [step(r) for r in reversed(self._redo)]
         while self.undo():
             pass
-        return np.array(self.grid), self.certificate, made, undone
+        return np.array(self.grid), self._certificate, made, undone
 
     def _repr_svg_(self) -> Optional[str]:
         """Jupyter shows a Board as its picture (up to render.DISPLAY_CELLS cells; a larger

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Sequence
-from typing import Any, Optional, Tuple, Type
+from typing import Any, List, Optional, Tuple, Type
 
 import numpy as np
 
@@ -141,3 +141,44 @@ def room(needed: Tuple[int, int], available: Tuple[int, int], what: str, advice:
         raise ValueError(f"terminal too small: {what} needs {need_columns} columns x "
                          f"{need_lines} lines, this terminal has {columns} x {lines}"
                          + (f"; {advice}" if advice else ""))
+
+
+def _move_point(p: Any, i: int) -> Tuple[int, int]:
+    """One point of move i: a sequence of two ints (not a dict, set or string)."""
+    if is_array(p):
+        p = p.tolist()
+    if isinstance(p, (str, bytes, dict, set, frozenset)) or not isinstance(p, Sequence) or len(p) != 2:
+        raise ValueError(f"move {i}: a point must be a (row, col) pair, got {p!r}")
+    return (integer(p[0], f"move {i}: row"), integer(p[1], f"move {i}: col"))
+
+
+def move_sequence(moves: Any) -> List[Tuple[Tuple[int, int], Tuple[int, int]]]:
+    """Check the shape of a move sequence: each move ((r1, c1), (r2, c2)) or (r1, c1, r2, c2).
+
+    Raises TypeError / ValueError for anything not of that shape; values are checked later
+    (a point off the board is a well-formed but illegal move).
+    """
+    if is_array(moves):
+        if moves.size == 0:
+            return []
+        if moves.dtype.kind not in "iu":
+            raise TypeError(f"moves must hold integers, got dtype {moves.dtype}")
+        if moves.ndim == 2 and moves.shape[1] == 4:
+            return [((a, b), (c, d)) for a, b, c, d in moves.tolist()]
+        if moves.ndim == 3 and moves.shape[1:] == (2, 2):
+            return [((a, b), (c, d)) for (a, b), (c, d) in moves.tolist()]
+        raise ValueError(f"a moves array must have shape (k, 4) or (k, 2, 2), got {moves.shape}")
+    if isinstance(moves, (str, bytes, dict, set, frozenset)) or not hasattr(moves, "__iter__"):
+        raise TypeError(f"moves must be a sequence of ((r1, c1), (r2, c2)), got {type(moves).__name__}")
+    out = []
+    for i, move in enumerate(moves):
+        if is_array(move):
+            move = move.tolist()
+        if isinstance(move, (str, bytes, dict, set, frozenset)) or not isinstance(move, Sequence):
+            raise TypeError(f"move {i} must be ((r1, c1), (r2, c2)), got {move!r}")
+        if len(move) == 4:
+            move = ((move[0], move[1]), (move[2], move[3]))
+        if len(move) != 2:
+            raise ValueError(f"move {i} must be ((r1, c1), (r2, c2)), got {move!r}")
+        out.append((_move_point(move[0], i), _move_point(move[1], i)))
+    return out

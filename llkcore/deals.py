@@ -118,7 +118,7 @@ def _one_deal(fill: np.ndarray, walls: np.ndarray, counts: np.ndarray, solvable:
         grid[fill] = 1
         grid, certificate = _deals.solvable_layout(grid, counts, rules, stream)
         board = Board(grid, rules=rules)
-        board.certificate = certificate
+        board._certificate = certificate
     board.seed = seed
     return board
 

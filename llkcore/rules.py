@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, Optional
+from types import MappingProxyType
+from typing import Any, Dict, Mapping, Optional
 
 from ._core.state import GRAVITY_CODES
 from .checks import flag, integer
@@ -64,7 +65,7 @@ class Rules:
 DEFAULT_RULES = Rules()
 
 #: Named rule sets of common games, so callers need not know what ``border`` means.
-PRESETS: Dict[str, Rules] = {
+PRESETS: Mapping[str, Rules] = MappingProxyType({
     # Shisen-Sho, Onet, Link-up: two turns, paths may run round the outside of the board.
     "classic": DEFAULT_RULES,
     "shisen-sho": DEFAULT_RULES,
@@ -74,7 +75,7 @@ PRESETS: Dict[str, Rules] = {
     # QQ 连连看 and the HDU 1175 judge problem: two turns, paths stay inside the board.
     "qq": Rules(border=False),
     "hdu1175": Rules(border=False),
-}
+})     # read-only: a changed preset would change every later Rules.preset of the process
 
 
 def as_rules(rules: Optional[Rules]) -> Rules:

@@ -184,7 +184,7 @@ def restore(data: Any, board_class: Type["Board"], check_certificates: bool = Tr
             raise BoardError("saved board: \"start\" must be an object with \"grid\" and "
                              "\"certificate\"")
         board = board_class(_grid_in(start["grid"], "start grid"), rules=rules)
-        board.certificate = _moves_in(start.get("certificate"), "start certificate", board)
+        board._certificate = _moves_in(start.get("certificate"), "start certificate", board)
     # Every certificate the document gives, as the replay reads it (for _check_certificates).
     certificates = [] if start is None else [(board.certificate, "start certificate")]
     shape = board.shape
@@ -198,7 +198,7 @@ def restore(data: Any, board_class: Type["Board"], check_certificates: bool = Tr
     if not np.array_equal(board.grid, now.grid):
         raise BoardError(f"saved board: its history does not lead to its grid (a {shape[0]}x"
                          f"{shape[1]} start position replayed gives another position)")
-    board.certificate = _moves_in(data.get("certificate"), "certificate", board)
+    board._certificate = _moves_in(data.get("certificate"), "certificate", board)
     if check_certificates:
         _check_certificates(board, certificates + [(board.certificate, "certificate")])
     board.seed = _seed_in(data.get("seed"))
@@ -207,12 +207,20 @@ def restore(data: Any, board_class: Type["Board"], check_certificates: bool = Tr
 
 
 def _check_certificates(board: "Board", saved: List[Tuple[Optional[List[Move]], str]]) -> None:
-    """Each saved certificate must clear some position of the game (start, history, redo) with
-    as many tiles as it removes: a certificate promises that its position can be cleared, so a
-    file cannot make a false one. (The position is not named: one set by hand is kept through
-    later removals.) Positions are walked once from the start; only those with a certificate's
-    number of tiles replay it, and a certificate given twice (a dealt board's, at the start and
-    now) only once."""
+    """Each saved certificate must clear some position of the game: a file cannot make a false
+    promise (uncleared)."""
+    what = uncleared(board, saved)
+    if what is not None:
+        raise BoardError(f"saved board: the {what} clears no position of the game")
+
+
+def uncleared(board: "Board", saved: List[Tuple[Optional[List[Move]], str]]) -> Optional[str]:
+    """The name of the first certificate of ``saved`` (moves, name) that clears no position of
+    the game (start, history, redo) with as many tiles as it removes, or None. A certificate
+    promises that its position can be cleared. (The position is not named: one set by hand is
+    kept through later removals.) Positions are walked once from the start; only those with a
+    certificate's number of tiles replay it, and a certificate given twice (a dealt board's, at
+    the start and now) only once."""
     pending: List[Tuple[List[Move], str]] = []
     for moves, what in saved:
         if moves is not None and all(moves != other for other, _ in pending):
@@ -225,8 +233,7 @@ def _check_certificates(board: "Board", saved: List[Tuple[Optional[List[Move]], 
                    if not (walk.tiles_left == 2 * len(moves) and walk._clears(moves))]
         if not walk.redo():
             break
-    if pending:
-        raise BoardError(f"saved board: the {pending[0][1]} clears no position of the game")
+    return pending[0][1] if pending else None
 
 
 def _check_header(data: Any) -> None:

@@ -33,7 +33,6 @@ proportional to the board, so a long search does not grow the process.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, List, Optional, Tuple
 
@@ -42,8 +41,8 @@ import numpy as np
 from ._core import memo as _memo
 from ._core import solve as _solve
 from .board import GridLike, board_for
-from .checks import choice, integer, is_array, node_budget, seconds
-from .coords import Move, Point, moves_of
+from .checks import choice, integer, move_sequence, node_budget, seconds
+from .coords import Move, moves_of
 from .rules import Rules, as_rules
 from .verdict import VERDICT_OF_STATUS as _VERDICT_OF_STATUS
 from .verdict import Verdict
@@ -119,7 +118,9 @@ class Solver:
         search's dead-state table (default MEMO_ENTRIES, 16 bytes per entry).
     """
 
-    __slots__ = ("rules", "strategy", "node_limit", "time_limit", "memo_entries",
+    # The settings are read-only properties: a changed attribute would not reach the kernel
+    # arguments checked here (a helper's audit saw strategy="matching" reported for an exact run).
+    __slots__ = ("_rules", "_strategy", "_node_limit", "_time_limit",
                  "_code", "_nodes", "_seconds", "_memo", "_cancel")
 
     def __init__(self, rules: Optional[Rules] = None, strategy: str = "exact",
@@ -127,17 +128,49 @@ class Solver:
                  memo_entries: Optional[int] = None) -> None:
         if rules is not None:
             as_rules(rules)  # TypeError for anything but Rules
-        self.rules = rules
+        self._rules = rules
         self._code = STRATEGIES.index(choice(strategy, "strategy", STRATEGIES))
-        self.strategy = strategy
+        self._strategy = strategy
         self._nodes = _node_limit(node_limit)
-        self.node_limit = node_limit
+        self._node_limit = node_limit
         self._seconds = _time_limit(time_limit)
-        self.time_limit = time_limit
+        self._time_limit = time_limit
         self._memo = _memo_entries(memo_entries)
-        self.memo_entries = self._memo
         # Read by the running kernels (GIL released) at every node; see cancel().
         self._cancel = np.zeros(1, dtype=np.int32)
+
+    @property
+    def rules(self) -> Optional[Rules]:
+        """The rules for plain grids (None: the default Rules)."""
+        return self._rules
+
+    @property
+    def strategy(self) -> str:
+        return self._strategy
+
+    @property
+    def node_limit(self) -> Optional[int]:
+        return self._node_limit
+
+    @property
+    def time_limit(self) -> Optional[float]:
+        return self._time_limit
+
+    @property
+    def memo_entries(self) -> int:
+        return self._memo
+
+    def __copy__(self) -> "Solver":
+        # Its own cancel flag (in the state this one's is in): cancelling a copy must not stop
+        # the solves running on the original.
+        other = Solver.__new__(Solver)
+        for name in Solver.__slots__:
+            setattr(other, name, getattr(self, name))
+        other._cancel = self._cancel.copy()
+        return other
+
+    def __deepcopy__(self, memo: dict) -> "Solver":
+        return self.__copy__()
 
     def cancel(self) -> None:
         """Stop every solve running on this Solver, from any thread: each returns UNKNOWN with
@@ -147,6 +180,7 @@ class Solver:
 
     @property
     def cancelled(self) -> bool:
+        """True once ``cancel()`` was called."""
         return bool(self._cancel[0])
 
     def __repr__(self) -> str:
@@ -182,45 +216,6 @@ def solve(board_or_grid: GridLike, *, strategy: str = "exact", rules: Optional[R
                   time_limit=time_limit).solve(board_or_grid)
 
 
-def _move_point(p: Any, i: int) -> Point:
-    """One point of move i: a sequence of two ints (not a dict, set or string)."""
-    if is_array(p):
-        p = p.tolist()
-    if isinstance(p, (str, bytes, dict, set, frozenset)) or not isinstance(p, Sequence) or len(p) != 2:
-        raise ValueError(f"move {i}: a point must be a (row, col) pair, got {p!r}")
-    return (integer(p[0], f"move {i}: row"), integer(p[1], f"move {i}: col"))
-
-
-def _as_moves(moves: Any) -> List[Tuple[Point, Point]]:
-    """Check the shape of a move sequence: each move ((r1, c1), (r2, c2)) or (r1, c1, r2, c2).
-
-    Raises TypeError / ValueError for anything not of that shape; values are checked later
-    (a point off the board is a well-formed but illegal move).
-    """
-    if is_array(moves):
-        if moves.size == 0:
-            return []
-        if moves.dtype.kind not in "iu":
-            raise TypeError(f"moves must hold integers, got dtype {moves.dtype}")
-        if moves.ndim == 2 and moves.shape[1] == 4:
-            return [((a, b), (c, d)) for a, b, c, d in moves.tolist()]
-        if moves.ndim == 3 and moves.shape[1:] == (2, 2):
-            return [((a, b), (c, d)) for (a, b), (c, d) in moves.tolist()]
-        raise ValueError(f"a moves array must have shape (k, 4) or (k, 2, 2), got {moves.shape}")
-    if isinstance(moves, (str, bytes, dict, set, frozenset)) or not hasattr(moves, "__iter__"):
-        raise TypeError(f"moves must be a sequence of ((r1, c1), (r2, c2)), got {type(moves).__name__}")
-    out = []
-    for i, move in enumerate(moves):
-        if is_array(move):
-            move = move.tolist()
-        if isinstance(move, (str, bytes, dict, set, frozenset)) or not isinstance(move, Sequence):
-            raise TypeError(f"move {i} must be ((r1, c1), (r2, c2)), got {move!r}")
-        if len(move) == 4:
-            move = ((move[0], move[1]), (move[2], move[3]))
-        if len(move) != 2:
-            raise ValueError(f"move {i} must be ((r1, c1), (r2, c2)), got {move!r}")
-        out.append((_move_point(move[0], i), _move_point(move[1], i)))
-    return out
 
 
 def verify(grid: GridLike, moves: Any, *, rules: Optional[Rules] = None) -> bool:
@@ -231,5 +226,5 @@ def verify(grid: GridLike, moves: Any, *, rules: Optional[Rules] = None) -> bool
     TypeError / ValueError only for input that is not a sequence of moves; a move that names an
     empty cell, a wall, a point off the board, two types or an unlinkable pair gives False.
     """
-    sequence = _as_moves(moves)
+    sequence = move_sequence(moves)
     return board_for(grid, rules)._clears(sequence)

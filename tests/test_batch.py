@@ -436,3 +436,14 @@ def test_deals_check_their_arguments_when_made():
                                 ((4, 4, 2), {"rules": 5}, TypeError)]:
         with pytest.raises(error):
             Deals(*args, **kwargs)
+
+
+def test_limits_given_as_numpy_scalars_or_infinity_make_json():
+    """A helper's audit: to_dict() kept numpy scalars (json.dumps failed) and wrote an infinite
+    time limit as Infinity, which is not JSON."""
+    deals = [llk.generate(4, 4, seed=i) for i in range(3)]
+    result = llk.analyze(deals, node_limit=np.int64(1000), time_limit=np.float32(1.0), workers=1)
+    params = json.loads(json.dumps(result.to_dict()))["parameters"]
+    assert params["node_limit"] == 1000 and params["time_limit"] == 1.0
+    endless = llk.analyze(deals, time_limit=float("inf"), workers=1).to_dict()["parameters"]
+    assert endless["time_limit"] is None and "Infinity" not in json.dumps(endless)

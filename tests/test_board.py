@@ -532,7 +532,7 @@ def test_pickle_round_trip_keeps_position_and_history():
     board.remove((0, 0), (0, 1))
     board.remove((2, 0), (2, 1))
     board.undo()
-    board.certificate = [((0, 0), (0, 1))]
+    board.certificate = [((1, 0), (1, 1)), ((2, 0), (2, 1))]
     again = pickle.loads(pickle.dumps(board))
     assert again.grid.tolist() == board.grid.tolist() == [[0, 0, 0], [2, 2, 0], [3, 3, 0]]
     assert again.rules == board.rules and again.certificate == board.certificate
@@ -543,3 +543,38 @@ def test_pickle_round_trip_keeps_position_and_history():
     assert not again.undo()
     again.remove((1, 0), (1, 1))
     assert board.grid.tolist() == [[0, 0, 0], [2, 2, 0], [3, 3, 0]]
+
+
+def test_the_certificate_is_a_checked_copy():
+    """A helper's audit: editing ``board.certificate`` in place changed the list an undo record
+    held (undo then restored an empty certificate), and any value could be set (a string made
+    winnable() fail inside numpy)."""
+    board = llk.generate(4, 4, seed=6)
+    board.shuffle(seed=1)
+    dealt = board.certificate
+    dealt.clear()                               # a copy: the board's is untouched
+    assert len(board.certificate) == 8
+    board.undo()
+    before = board.certificate
+    board.redo()
+    board.undo()
+    assert board.certificate == before and len(before) == 8
+    for bad, error in (("garbage", TypeError), ([((0, 0), (0, 1))], ValueError), ([1, 2], TypeError)):
+        with pytest.raises(error):
+            board.certificate = bad
+    assert board.certificate == before
+    board.certificate = None
+    assert board.certificate is None and board.winnable() == llk.Verdict.SOLVABLE
+
+
+def test_a_board_made_from_a_board_keeps_its_rules_and_the_index_repr_is_short():
+    """A helper's audit: llk.Board(board) took the default rules (so llk.moves(Board(b)) and
+    b.moves() differed), and repr(board.index) of a 1024 x 1024 deal ran to 2.7 million
+    characters."""
+    qq = llk.Board([[1, 2, 1], [2, 0, 0]], rules=llk.Rules.preset("qq"))
+    assert llk.Board(qq).rules == qq.rules and llk.Board(qq).moves() == qq.moves()
+    assert llk.Board(qq, rules=llk.Rules()).rules == llk.Rules()
+    assert repr(llk.generate(8, 18, seed=1).index) == "Index(36 types, 144 tiles)"
+    with pytest.raises(TypeError):
+        llk.PRESETS["classic"] = llk.Rules(max_turns=0)     # read-only: one process, one meaning
+    assert llk.Rules.preset("classic") == llk.Rules()

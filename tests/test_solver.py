@@ -573,3 +573,21 @@ def test_same_grid_same_certificate_whatever_play_led_to_it(rules):
         played = llk.solve(board, node_limit=5000)
         again = llk.solve(llk.Board(board.grid, rules=rules), node_limit=5000)
         assert (played.moves, played.nodes) == (again.moves, again.nodes), seed
+
+
+def test_a_solvers_settings_are_read_only_and_a_copy_cancels_alone():
+    """A helper's audit: ``solver.strategy = "matching"`` was taken without effect, and the
+    Solution then named "matching" for an exact run with the old node limit."""
+    import copy
+
+    solver = llk.Solver(strategy="exact", node_limit=1)
+    for name, value in (("strategy", "matching"), ("node_limit", None), ("time_limit", 1.0),
+                        ("rules", llk.Rules()), ("memo_entries", 4)):
+        with pytest.raises(AttributeError):
+            setattr(solver, name, value)
+    assert (solver.strategy, solver.node_limit, solver.time_limit, solver.rules) == ("exact", 1, None, None)
+    twin = copy.copy(solver)
+    twin.cancel()
+    assert twin.cancelled and not solver.cancelled
+    assert copy.deepcopy(twin).cancelled
+    assert solver.solve(llk.generate(8, 18, seed=7)).reason == "node_limit"
