@@ -36,3 +36,9 @@ def test_growth_keeps_what_fits():
     # buckets: one key a bucket, all kept.
     puts = [(i, i + 1, i % 7) for i in range(1, 3000)]
     assert all(kept_after(puts, 1 << 16))
+
+
+def test_a_key_is_both_its_words():
+    # Keys that share their first word are three keys (a mutation audit: a lookup on the first
+    # word alone passed every other test): the newest two stay, the first is pushed out.
+    assert kept_after([(1, 1, 0), (1, 2, 0), (1, 3, 0)], ONE_BUCKET) == [False, True, True]

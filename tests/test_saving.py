@@ -311,3 +311,23 @@ def test_labels_nest_as_deep_as_a_file_may_hold():
     assert llk.Board.from_json(board.to_json()).labels == board.labels
     with pytest.raises(TypeError, match="nested more than 32 deep"):
         llk.Board.from_labels([[(deep,), (deep,)]]).to_json()
+
+
+def test_a_reshuffle_must_keep_the_multiset_and_the_history_must_lead_to_the_grid():
+    """Two checks a mutation audit found untested by cases that tell them apart: a reshuffle with
+    the same *set* of types but other counts (three 1s where there were two: the kernel's index
+    has no room for it, so the check guards memory, not only meaning), and a history that leads
+    to a grid with as many tiles as the saved one but other cells."""
+    board = llk.Board([[1, 2, 1, 2], [3, 3, 4, 4]])
+    board.shuffle(solvable=False, seed=3)
+    doc = json.loads(board.to_json())
+    doc["history"][0]["shuffle"] = [1, 1, 1, 2, 3, 3, 4, 4]
+    doc["grid"] = [[1, 1, 1, 2], [3, 3, 4, 4]]
+    with pytest.raises(llk.BoardError, match="not the same multiset"):
+        llk.Board.from_json(json.dumps(doc))
+    board = llk.Board([[1, 2, 1, 2], [3, 3, 4, 4]])
+    board.remove((0, 0), (0, 2))
+    doc = json.loads(board.to_json())
+    doc["grid"] = [[0, 3, 0, 3], [2, 2, 4, 4]]          # 6 tiles, as the replay leaves
+    with pytest.raises(llk.BoardError, match="does not lead to its grid"):
+        llk.Board.from_json(json.dumps(doc))

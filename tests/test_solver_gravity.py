@@ -162,6 +162,27 @@ def test_each_pruning_is_sound_on_its_own(seed):
     assert len(set(verdicts.values())) == 1, (seed, verdicts)
 
 
+def test_asleep_moves_follow_their_tiles_down():
+    """Sleep sets carry an asleep move at the cells its tiles slid to (gravity_search.pyx). A
+    mutation audit left them at their old cells: only a node-count test noticed, and that by
+    chance, while the search answered UNSOLVABLE on small solvable boards. This is one (found
+    so), and default searches are held to the sleepless search's verdicts on 300 small stacked
+    boards of every direction."""
+    board = llk.Board([[2, 1], [2, 1], [1, 2], [3, 3], [1, 3], [3, 2]],
+                      rules=llk.Rules(max_turns=0, border=True, gravity="up"))
+    assert kernel_solve(board, 0)[0] == kernel_solve(board, OPT_NO_SLEEP)[0] == 1
+    assert llk.solve(board).verdict == llk.Verdict.SOLVABLE
+    rng = np.random.default_rng(7)
+    for i in range(300):
+        rows, cols = int(rng.integers(3, 7)), int(rng.integers(2, 4))
+        tiles = np.repeat(np.arange(1, rows * cols // 2 + 1), 2)
+        types = rng.permutation(np.concatenate([tiles, np.zeros(rows * cols - len(tiles), int)]))
+        rules = llk.Rules(max_turns=int(rng.integers(0, 3)), border=bool(rng.random() < 0.7),
+                          gravity=DIRECTIONS[i % 4])
+        stacked = llk.Board(types[:rows * cols].reshape(rows, cols), rules=rules)
+        assert kernel_solve(stacked, 0)[0] == kernel_solve(stacked, OPT_NO_SLEEP)[0], (i, stacked.grid.tolist(), rules)
+
+
 @pytest.mark.parametrize("seed", range(160))
 def test_deep_stacks_built_solvable_are_solved(seed):
     """Narrow deals 6 to 10 tiles deep, dealt solvable, under few turns: most pairs of moves
