@@ -79,6 +79,7 @@ class Hint(tuple):
 
     @property
     def safe(self) -> bool:
+        """True when the position after this move is proved winnable."""
         return self.verdict == Verdict.SOLVABLE
 
     def __repr__(self) -> str:

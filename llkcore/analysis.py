@@ -112,6 +112,7 @@ class Analysis:
 
     @property
     def boards_per_second(self) -> Optional[float]:
+        """Boards decided a second of wall time (None when the time is unknown)."""
         if not self.wall_seconds or self.wall_seconds <= 0:
             return None
         return len(self) / self.wall_seconds

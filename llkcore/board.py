@@ -226,18 +226,22 @@ class Board:
 
     @property
     def rules(self) -> Rules:
+        """The rules this board is played under (fixed when it is made)."""
         return self._rules
 
     @property
     def rows(self) -> int:
+        """Number of rows."""
         return self._rows
 
     @property
     def cols(self) -> int:
+        """Number of columns."""
         return self._cols
 
     @property
     def shape(self) -> Tuple[int, int]:
+        """(rows, cols), as numpy gives a grid's shape."""
         return (self._rows, self._cols)
 
     @property
@@ -249,6 +253,7 @@ class Board:
 
     @property
     def tiles_left(self) -> int:
+        """Number of tiles on the board (walls are not tiles)."""
         return self._state.tiles
 
     def __repr__(self) -> str:
@@ -375,6 +380,7 @@ class Board:
         return (self._point(found[0]), self._point(found[1]))
 
     def is_clear(self) -> bool:
+        """True when no tile is left: the game is won."""
         return self._state.tiles == 0
 
     def is_stuck(self) -> bool:

@@ -133,7 +133,8 @@ def deal_seed(seed: int, index: int) -> int:
 class Deals:
     """A seeded series of deals, generated one at a time as it is iterated (sized, so that a
     progress bar knows the total): deal i is ``generate(rows, cols, seed=deal_seed(seed, i),
-    ...)``."""
+    solvable=solvable, ...)`` with this class's defaults, which differ from generate's: random
+    deals (``solvable=False``, what solvable fractions are measured on) from seed 0."""
 
     def __init__(self, rows: int, cols: int, count: int, *, copies: int = 4,
                  types: Optional[int] = None, solvable: bool = False, seed: int = 0,

@@ -50,6 +50,7 @@ class Index:
         return len(self._cells(tile_type))
 
     def counts(self) -> Dict[int, int]:
+        """Type -> number of its tiles on the board, for every type with tiles left."""
         values, counts = self._board._state.type_counts()
         return {int(v): int(c) for v, c in zip(values, counts)}
 
@@ -64,6 +65,7 @@ class Index:
         return self.count(tile_type) > 0  # type: ignore[arg-type]
 
     def as_dict(self) -> Dict[int, List[Tuple[int, int]]]:
+        """Type -> the points of its tiles (``positions``), for every type with tiles left."""
         return {t: self.positions(t) for t in self.types()}
 
     def __repr__(self) -> str:

@@ -581,15 +581,18 @@ class Picture:
 
     @functools.cached_property
     def svg(self) -> str:
+        """The picture as an SVG document."""
         return svg_of(self.layout)
 
     def _repr_svg_(self) -> str:
         return self.svg
 
     def png(self, *, scale: int = 1) -> bytes:
+        """The picture as PNG bytes, ``scale`` times the SVG's size (needs Pillow)."""
         return png_of(self.layout, scale=scale)
 
     def save(self, file: Union[str, "os.PathLike[str]"]) -> None:
+        """Write the picture to ``file``, as SVG or PNG by its extension."""
         name = os.fspath(file)
         ext = os.path.splitext(name)[1].lower()
         if ext not in (".svg", ".png"):

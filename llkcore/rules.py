@@ -36,6 +36,7 @@ class Rules:
 
     @property
     def gravity_code(self) -> int:
+        """The kernels' code of ``gravity`` (GRAVITY_CODES)."""
         return GRAVITY_CODES[self.gravity]
 
     def to_dict(self) -> Dict[str, Any]:

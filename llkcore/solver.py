@@ -126,6 +126,9 @@ class Solver:
     def __init__(self, rules: Optional[Rules] = None, strategy: str = "exact",
                  node_limit: Optional[int] = None, time_limit: Optional[float] = None,
                  memo_entries: Optional[int] = None) -> None:
+        if isinstance(rules, str) and rules in STRATEGIES:
+            raise TypeError(f"Solver's first argument is the rules: write "
+                            f"Solver(strategy={rules!r})")
         if rules is not None:
             as_rules(rules)  # TypeError for anything but Rules
         self._rules = rules
@@ -146,18 +149,22 @@ class Solver:
 
     @property
     def strategy(self) -> str:
+        """One of STRATEGIES."""
         return self._strategy
 
     @property
     def node_limit(self) -> Optional[int]:
+        """At most this many nodes a solve (None: no limit)."""
         return self._node_limit
 
     @property
     def time_limit(self) -> Optional[float]:
+        """At most about this many seconds a solve (None: no limit)."""
         return self._time_limit
 
     @property
     def memo_entries(self) -> int:
+        """The cap of the exact search's dead-state table (entries of 16 bytes)."""
         return self._memo
 
     def __copy__(self) -> "Solver":

@@ -615,3 +615,9 @@ def test_objects_that_claim_to_be_arrays_get_the_documented_errors():
                       (lambda: llk.generate(2, 2, layout=fake), BoardError)]:
         with pytest.raises(exc):
             call()
+
+
+def test_a_strategy_given_as_the_solvers_first_argument_is_named():
+    """Solver's first parameter is rules: Solver("greedy-freedom") said to use Rules.preset."""
+    with pytest.raises(TypeError, match=r"Solver\(strategy='greedy-freedom'\)"):
+        llk.Solver("greedy-freedom")
