@@ -59,7 +59,7 @@ _EXACT = _solve.STRATEGIES.index("exact")
 _NO_CERTIFICATE = np.empty((0, 2), dtype=np.int32)
 
 
-class Hint(tuple):
+class Hint(Tuple[Point, Point]):
     """A suggested move ``((r1, c1), (r2, c2))`` (a tuple: it unpacks and compares like the
     plain hint) that says whether it is proved safe: what ``Board.hint(safe=True)`` returns.
 
@@ -89,7 +89,7 @@ class Hint(tuple):
         return (Hint, (self[0], self[1], self.verdict))
 
 
-class Traps(list):
+class Traps(List[Move]):
     """The removable pairs that lose the game: after each, the position is proved lost, while
     it is not lost now (``verdict`` SOLVABLE; or UNKNOWN: then they are moves proved to lose,
     and whether the position can still be won is not known). Sorted like ``Board.moves()``.

@@ -32,11 +32,14 @@ safe = assert_type(board.hint(safe=True), Optional[llk.Hint])
 if safe is not None:
     assert_type(safe.safe, bool)
     assert_type(safe.verdict, llk.Verdict)
+    assert_type(safe[0], Point)                 # a Hint is a typed pair of points, not Any
 assert_type(board.remove((1, 0), (1, 1)), List[Point])
 assert_type(board.undo(), bool)
 assert_type(board.index.counts(), Dict[int, int])
 assert_type(board.winnable(), llk.Verdict)
 assert_type(board.traps(), llk.Traps)
+for trap in board.traps():
+    assert_type(trap, Move)
 assert_type(llk.Board.from_json(board.to_json()), llk.Board)
 
 deal = llk.generate(8, 18, seed=7)
