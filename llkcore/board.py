@@ -331,9 +331,22 @@ class Board:
         """
         return _link.path(self._state, self._cell(a), self._cell(b), self._turns)
 
-    def moves(self) -> List[Move]:
-        """Every removable pair ((r1, c1), (r2, c2)) with the first point smaller, sorted."""
-        return moves_of(_pairs.moves_cells(self._state, self._turns), self._width)
+    @overload
+    def moves(self, *, with_turns: Literal[False] = ...) -> List[Move]: ...
+    @overload
+    def moves(self, *, with_turns: Literal[True]) -> List[Tuple[Point, Point, int]]: ...
+    @overload
+    def moves(self, *, with_turns: bool) -> Union[List[Move], List[Tuple[Point, Point, int]]]: ...
+
+    def moves(self, *, with_turns: bool = False
+              ) -> Union[List[Move], List[Tuple[Point, Point, int]]]:
+        """Every removable pair ((r1, c1), (r2, c2)) with the first point smaller, sorted.
+        ``with_turns=True``: ((r1, c1), (r2, c2), turns) triples, turns being the fewest turns
+        of a path joining the pair (as ``llk.moves(board, with_turns=True)``)."""
+        if not flag(with_turns, "with_turns"):
+            return moves_of(_pairs.moves_cells(self._state, self._turns), self._width)
+        return [((r1, c1), (r2, c2), t)
+                for r1, c1, r2, c2, t in self.moves_array(with_turns=True).tolist()]
 
     def moves_array(self, *, with_turns: bool = False) -> npt.NDArray[np.int32]:
         """Every removable pair as a sorted (k, 4) int32 array of (r1, c1, r2, c2).
@@ -891,10 +904,7 @@ def moves(grid: GridLike, *, rules: Optional[Rules] = None,
     """Every removable pair of ``grid`` under ``rules`` (see Board.moves); with gravity rules,
     of the compacted grid. ``with_turns=True``: ((r1, c1), (r2, c2), turns) triples, turns being
     the fewest turns of a path joining the pair."""
-    board = board_for(grid, rules)
-    if not flag(with_turns, "with_turns"):
-        return board.moves()
-    return [((r1, c1), (r2, c2), t) for r1, c1, r2, c2, t in board.moves_array(with_turns=True).tolist()]
+    return board_for(grid, rules).moves(with_turns=with_turns)
 
 
 def hint(grid: GridLike, *, rules: Optional[Rules] = None) -> Optional[Move]:

@@ -578,3 +578,15 @@ def test_a_board_made_from_a_board_keeps_its_rules_and_the_index_repr_is_short()
     with pytest.raises(TypeError):
         llk.PRESETS["classic"] = llk.Rules(max_turns=0)     # read-only: one process, one meaning
     assert llk.Rules.preset("classic") == llk.Rules()
+
+
+def test_board_moves_with_turns_as_the_module_call():
+    """board.moves(with_turns=True) raised TypeError while llk.moves(board, with_turns=True)
+    worked (a helper's audit)."""
+    board = llk.generate(8, 18, seed=3, rules=llk.Rules(max_turns=3))
+    triples = board.moves(with_turns=True)
+    assert triples == llk.moves(board.grid, rules=board.rules, with_turns=True)
+    assert [(a, b) for a, b, _ in triples] == board.moves()
+    assert all(0 <= turns <= 3 and board.can_link(a, b) for a, b, turns in triples)
+    with pytest.raises(TypeError):
+        board.moves(with_turns="yes")
