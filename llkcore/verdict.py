@@ -23,6 +23,16 @@ class Verdict(IntEnum):
     #: Not decided: a budget ran out, or a heuristic strategy got stuck.
     UNKNOWN = -1
 
+    # Printed as its name on every Python: IntEnum's str() is "Verdict.SOLVABLE" up to 3.10 and
+    # "1" from 3.11. Numeric format specs ("d", "x", ...) still format the int; JSON writes it.
+    def __str__(self) -> str:
+        return self.name
+
+    def __format__(self, spec: str) -> str:
+        if spec and spec[-1] in "bcdoxXn":
+            return format(int(self), spec)
+        return format(self.name, spec)
+
 
 #: Kernel run status -> Verdict.
 VERDICT_OF_STATUS = {status: Verdict(v) for status, v in _solve.STATUS_VERDICTS.items()}

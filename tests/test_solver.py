@@ -591,3 +591,16 @@ def test_a_solvers_settings_are_read_only_and_a_copy_cancels_alone():
     assert twin.cancelled and not solver.cancelled
     assert copy.deepcopy(twin).cancelled
     assert solver.solve(llk.generate(8, 18, seed=7)).reason == "node_limit"
+
+
+def test_a_verdict_prints_as_its_name_on_every_python():
+    """str() of an IntEnum is "Verdict.SOLVABLE" up to Python 3.10 and "1" from 3.11 (a helper's
+    audit): a verdict now prints as its name everywhere, numeric formats give its int, JSON too."""
+    import json
+
+    V = llk.Verdict
+    assert [str(v) for v in V] == ["SOLVABLE", "UNSOLVABLE", "UNKNOWN"]
+    assert f"{V.UNKNOWN}" == "UNKNOWN" and f"{V.SOLVABLE:>9}" == " SOLVABLE"
+    assert f"{V.UNKNOWN:d}" == "-1" and "%d" % V.SOLVABLE == "1"
+    assert json.dumps({"verdict": V.UNSOLVABLE}) == '{"verdict": 0}'
+    assert V.SOLVABLE == 1 and int(V.UNKNOWN) == -1 and repr(V.SOLVABLE) == "<Verdict.SOLVABLE: 1>"
