@@ -212,8 +212,11 @@ def test_point_not_a_pair(point):
 def test_point_coordinates_not_ints(point):
     board = llk.Board(GOOD)
     for name, call in point_calls(board).items():
-        with pytest.raises(CoordinateError, match="must be an int"):
+        # The message names the point, not only "col": a helper's audit could not tell which
+        # of a move's two points was meant.
+        with pytest.raises(CoordinateError, match=r"must be an int") as info:
             call(point)
+        assert repr(point)[:20] in str(info.value) or "(a " in str(info.value), str(info.value)
 
 
 def test_numpy_integer_points_and_sequences_are_accepted():
