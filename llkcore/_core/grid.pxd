@@ -286,7 +286,8 @@ cdef inline void sort_positions(Grid *g) noexcept nogil:
     """Each type's tiles in cell order, as a freshly built index holds them. Play leaves them in
     swap-remove order (take_tile, put_tile), and the searches list moves in index order, so
     without this a played board (or one whose play was undone) and a fresh board of the same
-    grid could search in different orders and find different certificates."""
+    grid could search in different orders and find different certificates (solve.pyx), or draw
+    different random playouts from one seed (playouts.pyx)."""
     cdef int t, i
     for t in range(g.ntypes):
         sort_ints(g.pos + g.offset[t], g.count[t])

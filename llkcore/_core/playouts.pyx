@@ -24,7 +24,7 @@ from libc.string cimport memcpy, memset
 
 from .alloc cimport IVec, grow, ivec_reserve, llk_free, llk_malloc
 from .gravity cimport put_pair, slide_room, take_pair
-from .grid cimport Grid, cmp_pair, llk_now, sort_ints
+from .grid cimport Grid, cmp_pair, llk_now, sort_positions
 from .link cimport can_link, link_cells
 from .memo cimport mix64
 from .pairs cimport KeptWork, list_moves_grown, moves_after
@@ -70,17 +70,6 @@ cdef void take_back(Grid *g, IVec *log) noexcept nogil:
         end -= LOG_FIXED + 2 * n
         put_pair(g, a, b, ta, tb, log.data + end, n)
     log.n = 0
-
-
-cdef void canonical_index(Grid *g) noexcept nogil:
-    """Sort each type's live tiles by cell, so that draws depend on the position alone (removals
-    and their undo permute the index)."""
-    cdef int t, i, base
-    for t in range(g.ntypes):
-        base = g.offset[t]
-        sort_ints(g.pos + base, g.count[t])
-        for i in range(g.count[t]):
-            g.slot[g.pos[base + i]] = base + i
 
 
 cdef int64_t pair_sums(const Grid *g, int64_t *cum) noexcept nogil:
@@ -149,7 +138,7 @@ cdef int playout(Grid *g, PathWork *w, int max_turns, int gravity, uint64_t *rng
     """One uniformly random playout from the current position, logged in ``log`` (not taken
     back). Returns the pairs removed; -1 out of memory, -2 out of time."""
     cdef int steps = 0, a = 0, z = 0, found
-    canonical_index(g)
+    sort_positions(g)       # draws depend on the position alone, not on how play reached it
     while g.tiles > 0:
         found = choose(g, w, max_turns, rng, mv, cum, draws, b, &a, &z)
         if found < 0:
