@@ -244,17 +244,17 @@ cdef class GridState:
             PyErr_CheckSignals()
 
     def after_fork(self, bint busy):
-        """In a child process just forked (the only thread): True if this state's mutex was held,
-        by a thread of the parent that does not exist here, or if ``busy`` (the Board was in the
-        middle of a change). Its memory may then hold half a change, so every later call on it
+        """In a child process just forked (the only thread): if this state's mutex was held, by
+        a thread of the parent that does not exist here, or if ``busy`` (the Board was in the
+        middle of a change), its memory may hold half a change, so every later call on it
         raises RuntimeError instead of waiting forever for the mutex (docs/architecture.md,
         "Threads")."""
         if PyThread_acquire_lock(self.mutex, NOWAIT_LOCK):
             PyThread_release_lock(self.mutex)
         else:
             busy = True
-        self.forked_busy = self.forked_busy or busy
-        return self.forked_busy
+        if busy:
+            self.forked_busy = True
 
     cdef int lock_work(self) except -1:
         self.lock()
