@@ -184,6 +184,13 @@ FORK = textwrap.dedent("""
     print("idle", in_child(idle, play))
     print("busy", in_child(busy, play))
     busy._writer.release()
+    # A play-time query under way (its cache's lock held): the child's cache starts empty with
+    # a new lock, and the Board plays.
+    cached = idle.copy()
+    cached.winnable(time_limit=0.2)
+    cached._insight._lock.acquire()
+    print("cache", in_child(cached, lambda b: (len(b._insight) == 0 or os._exit(5), play(b))))
+    cached._insight._lock.release()
 
     # Threads playing at the fork: every child either plays or refuses, none waits forever.
     board = llk.generate(16, 30, solvable=False, seed=5, rules=llk.Rules(gravity="down"))
@@ -220,5 +227,5 @@ def test_a_board_in_use_when_the_process_forks_refuses_in_the_child_instead_of_h
     done = subprocess.run([sys.executable, "-c", FORK], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
     lines = dict(line.split(" ", 1) for line in done.stdout.strip().splitlines())
-    assert lines["idle"] == "0" and lines["busy"] == "3", done.stdout
+    assert lines["idle"] == "0" and lines["busy"] == "3" and lines["cache"] == "0", done.stdout
     assert set(lines["threads"].split()) <= {"0", "3"}, done.stdout
