@@ -304,8 +304,10 @@ class Insight:
 
         if root.certificate is not None:
             known.append(root.certificate)
-            if not gravity and len(moves):
-                safe_by(root.certificate)
+            if len(moves):
+                # With gravity only the first removal is known safe: the rest are made after
+                # tiles have fallen.
+                safe_by(root.certificate[:1] if gravity else root.certificate)
         for i in np.flatnonzero(after_each == int(Verdict.UNKNOWN)).tolist():
             if after_each[i] != int(Verdict.UNKNOWN):
                 continue                # a sibling's certificate proved it meanwhile
@@ -409,8 +411,8 @@ def search(state: GridState, rules: Rules, budget: Budget) -> Decision:
     solver, within ``budget``."""
     if state.tiles == 0:
         return Decision(Verdict.SOLVABLE, _NO_CERTIFICATE)
-    if budget.cancel is not None and budget.cancel[0]:
-        return Decision(Verdict.UNKNOWN)
+    if budget.seconds == 0 or (budget.cancel is not None and budget.cancel[0]):
+        return Decision(Verdict.UNKNOWN)       # a time limit of 0: only what is already known
     start = time.perf_counter()
     if rules.gravity is not None:
         probe_seconds = -1.0 if budget.seconds is None else budget.seconds * PROBE_SHARE

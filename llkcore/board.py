@@ -379,12 +379,13 @@ class Board:
         tuple with a ``verdict``): the first move of a clearing sequence from here, or a move
         ahead of it in the order above proved safe too. ``hint.safe`` (verdict SOLVABLE) says it
         was proved; otherwise it is the plain hint and ``hint.verdict`` says why: UNSOLVABLE,
-        the game is already lost; UNKNOWN, not decided within ``time_limit`` seconds (positive,
-        or None for no limit). When the time runs out before the moves are even listed and
-        ordered (boards of a million cells), the UNKNOWN hint is the first move found instead
-        of the plain hint, which would list them all.
+        the game is already lost; UNKNOWN, not decided within ``time_limit`` seconds (None for
+        no limit; 0 for no search, only what is already known, as ``winnable``). When the time
+        runs out before the moves are even listed and ordered (boards of a million cells), the
+        UNKNOWN hint is the first move found instead of the plain hint, which would list them
+        all.
         """
-        check_seconds(time_limit, "time_limit", positive=True)
+        check_seconds(time_limit, "time_limit")
         if flag(safe, "safe"):
             return self._safe_hint(time_limit)
         found = _pairs.hint(self._state, self._turns)
@@ -537,7 +538,7 @@ class Board:
     def _insight_parts(self, time_limit: Any) -> Tuple["_insight.Insight", GridState, list, Optional[float]]:
         """(this board's insight, a snapshot of the position, certificates worth reusing, the
         checked time limit). Queries work on the snapshot: the board never changes."""
-        seconds = check_seconds(time_limit, "time_limit", positive=True)
+        seconds = check_seconds(time_limit, "time_limit")
         insight = self._insight
         if insight is None:
             insight = self._insight = _insight.Insight()
@@ -550,8 +551,9 @@ class Board:
 
     def winnable(self, *, time_limit: Optional[float] = 1.0) -> Verdict:
         """Can the position still be cleared? SOLVABLE (a clearing sequence was found),
-        UNSOLVABLE (proved lost) or UNKNOWN (not decided within ``time_limit`` seconds: a
-        positive number, or None for no limit).
+        UNSOLVABLE (proved lost) or UNKNOWN (not decided within ``time_limit`` seconds, None for
+        no limit). ``time_limit=0`` searches nothing: it answers from what is already known,
+        the cache and the certificates below, and UNKNOWN otherwise.
 
         Answers are cached by position (rules and grid), so asking again after a move, undo or
         redo costs a hash unless the position is new; an UNKNOWN is searched again when asked
@@ -584,7 +586,7 @@ class Board:
         """The removable pairs after which the position is proved lost, while it is not lost
         now: a ``Traps`` list (sorted like ``moves()``) with the position's ``verdict`` and the
         moves proved ``safe`` and left ``undecided`` within ``time_limit`` seconds (for the
-        whole call: positive, or None for no limit)."""
+        whole call; None for no limit, 0 for only what is already known)."""
         insight, state, known, seconds = self._insight_parts(time_limit)
         verdict, moves, after = insight.classify(state, self._rules, _insight.Budget(seconds), known)
         if verdict == Verdict.UNSOLVABLE:

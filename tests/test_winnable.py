@@ -290,6 +290,31 @@ def test_certificates_are_reused_without_search(monkeypatch, gravity):
     assert hint.safe
 
 
+@pytest.mark.parametrize("gravity", [None, "down"])
+def test_a_time_limit_of_0_answers_from_what_is_known_and_searches_nothing(monkeypatch, gravity):
+    """time_limit=0 is "do we know yet?": cached answers and known certificates, no search
+    (``llk.solve`` accepts 0 too; it answers UNKNOWN)."""
+    rules = llk.Rules(gravity=gravity)
+    generated = llk.generate(6, 8, seed=13, rules=rules)
+    fresh = llk.Board(generated.grid.tolist(), rules=rules)       # the same deal, no certificate
+    calls = counting_search(monkeypatch)
+    assert generated.winnable(time_limit=0) == S                  # by its own certificate
+    assert fresh.winnable(time_limit=0) == K
+    hint = fresh.hint(safe=True, time_limit=0)
+    assert hint.verdict == K and tuple(hint) == fresh.hint()
+    traps = fresh.traps(time_limit=0)
+    assert traps.verdict == K and not traps and not traps.safe
+    assert len(traps.undecided) == len(fresh.moves())
+    assert all(b.seconds == 0 for b in calls)   # each search it reached was given no time
+    assert fresh.winnable(time_limit=None) == S                   # now it is known...
+    assert fresh.winnable(time_limit=0) == S                      # ...and asking is free
+    assert fresh.hint(safe=True, time_limit=0).safe
+    known = fresh.traps(time_limit=0)           # the certificate's first move, at least
+    assert known.verdict == S and known.safe
+    generated_traps = generated.traps(time_limit=0)
+    assert generated_traps.verdict == S and generated_traps.safe
+
+
 def test_safe_hint_prefers_the_hint_order_among_safe_moves():
     # Without gravity every pair of the certificate is safe: the safe hint is the first safe
     # move in hint order, here the plain hint itself whenever that is safe.
@@ -329,7 +354,7 @@ def test_threads_may_ask_while_another_plays():
     assert board.winnable() == S
 
 
-@pytest.mark.parametrize("bad, error", [(0, ValueError), (-1, ValueError), (float("nan"), ValueError),
+@pytest.mark.parametrize("bad, error", [(-1, ValueError), (-0.5, ValueError), (float("nan"), ValueError),
                                         ("1", TypeError), (True, TypeError), ([1], TypeError)])
 def test_bad_time_limits_are_refused_and_change_nothing(bad, error):
     board = llk.generate(4, 6, seed=1)
