@@ -98,18 +98,20 @@ def score_of(stuck: int, playouts: int) -> float:
 
 
 def rate(board_or_grid: GridLike, *, rules: Optional[Rules] = None, playouts: int = PLAYOUTS,
-         seed: int = 0, node_limit: Optional[int] = NODE_LIMIT, traps: bool = True) -> Rating:
+         seed: Optional[int] = 0, node_limit: Optional[int] = NODE_LIMIT, traps: bool = True
+         ) -> Rating:
     """Rate how hard the position of a Board (or grid, under ``rules``) is; never changes it.
 
     ``playouts`` (>= 1) random playouts give the random-clear rate and the score; the careful
     game gives the trap rate and branching (``traps=False`` skips it: the score alone is cheap).
     ``seed`` (int >= 0) seeds both, so the same position, rules and arguments give the same
-    Rating on every run and machine. ``node_limit`` (None: no limit) bounds the exact search
+    Rating on every run and machine; None draws a fresh seed, which ``Rating.seed`` records
+    (as ``generate`` does). ``node_limit`` (None: no limit) bounds the exact search
     of each position of the game.
     """
     board = board_for(board_or_grid, rules)
     playouts = integer(playouts, "playouts", low=1, high=2**31 - 1)
-    seed = integer(seed, "seed", low=0)
+    seed = _deals.fresh_seed() if seed is None else integer(seed, "seed", low=0)
     node_limit = node_budget(node_limit, low=1)
     traps = flag(traps, "traps")
     return rating_of(board, playouts, seed, node_limit, traps)

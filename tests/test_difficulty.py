@@ -67,6 +67,14 @@ def test_a_rating_is_reproducible_and_changes_nothing(gravity):
     assert len(others) > 1          # the seed matters
 
 
+def test_seed_none_draws_a_seed_that_the_rating_records():
+    board = llk.generate(6, 8, seed=3)
+    drawn = [llk.rate(board, seed=None, traps=False, playouts=20) for _ in range(3)]
+    assert len({r.seed for r in drawn}) == 3 and all(r.seed >= 0 for r in drawn)
+    for rating in drawn:            # rated again from the recorded seed: the same Rating
+        assert llk.rate(board, seed=rating.seed, traps=False, playouts=20) == rating
+
+
 def test_the_careful_game_starts_with_what_board_traps_says():
     board = llk.generate(6, 8, seed=21, difficulty="hard")
     traps = board.traps(time_limit=None)
