@@ -77,6 +77,9 @@ class Board:
     Threads may share a Board: every method is safe to call from many threads at once; each
     query sees the position before or after a concurrent change, never half of one
     (docs/architecture.md, "Threads").
+
+    Boards compare and hash by identity, as mutable objects do (a Board can be a dict key or a
+    set member while it plays); to compare positions, compare ``grid`` and ``rules``.
     """
 
     __slots__ = ("_state", "_rules", "_rows", "_cols", "_width", "_turns", "_gravity",

@@ -590,3 +590,16 @@ def test_board_moves_with_turns_as_the_module_call():
     assert all(0 <= turns <= 3 and board.can_link(a, b) for a, b, turns in triples)
     with pytest.raises(TypeError):
         board.moves(with_turns="yes")
+
+
+def test_boards_compare_by_identity_as_the_docs_say():
+    """Two boards of one position are two games: == and hash are identity, so a Board stays
+    one dict key while it plays; positions compare by grid and rules."""
+    board = llk.Board([[1, 2, 2, 1]])
+    twin = llk.Board([[1, 2, 2, 1]])
+    assert board != twin and board == board and len({board, twin}) == 2
+    seen = {board: "mine"}
+    board.remove((0, 1), (0, 2))
+    assert seen[board] == "mine"
+    board.undo()
+    assert np.array_equal(board.grid, twin.grid) and board.rules == twin.rules
