@@ -163,9 +163,7 @@ class Analysis:
 
     def to_dict(self) -> Dict[str, Any]:
         """JSON-serialisable: the parameters, the summary and the per-board arrays as lists."""
-        rules = None if self.rules is None else {
-            "max_turns": self.rules.max_turns, "border": self.rules.border,
-            "gravity": self.rules.gravity}
+        rules = None if self.rules is None else self.rules.to_dict()
         boards: Dict[str, Any] = {name: getattr(self, name).tolist() for name in FIELDS}
         boards["verdict_name"] = [_VERDICT_NAMES[v] for v in boards["verdict"]]
         if self.ratings is not None:
