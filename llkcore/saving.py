@@ -7,7 +7,8 @@ The document (format version 1) is one JSON object::
      "rules": {"max_turns": 2, "border": true, "gravity": null},
      "certificate": [[r1, c1, r2, c2], ...] or null,
      "seed": 7 or null,               the seed llk.generate dealt the board from
-     "labels": [[number, label], ...] or null,   Board.from_labels (a tuple label is a list)
+     "labels": [[number, label], ...] or null,   Board.from_labels (a tuple label is a list,
+                                      a NaN or infinite one {"float": "nan" | "inf" | "-inf"})
      "start": {"grid": [[...]], "certificate": ...},   where the history begins
      "history": [step, ...],          the steps made, oldest first (what undo takes back)
      "redo": [step, ...]}             the steps undone, the next redo first
@@ -78,10 +79,8 @@ def document(board: "Board", *, arrays: bool = False) -> Dict[str, Any]:
 
 def to_json(board: "Board", *, indent: Optional[int] = None) -> str:
     indent = optional_integer(indent, "indent", low=0, high=64)
-    try:
-        return json.dumps(document(board), indent=indent, allow_nan=False)
-    except ValueError as exc:     # a NaN or infinite label
-        raise ValueError(f"this board cannot be saved as JSON: {exc}") from None
+    # Strict JSON: non-finite labels are written as tagged objects (_label_out), never as NaN.
+    return json.dumps(document(board), indent=indent, allow_nan=False)
 
 
 def _grid_out(grid: np.ndarray, arrays: bool) -> Any:
@@ -119,6 +118,11 @@ def _seed_out(seed: Any) -> Optional[int]:
         raise TypeError(f"board.seed must be an int or None, got {type(seed).__name__}") from None
 
 
+#: How a saved label that is a NaN or infinite float is written: {"float": "nan"}.
+_FLOAT_TAG = "float"
+_NON_FINITE = ("nan", "inf", "-inf")
+
+
 def _label_out(label: Any, depth: int = 0) -> Any:
     """A label as a JSON value: None, bool, int, float, str, or a tuple of them as a list
     (nested at most LABEL_DEPTH deep)."""
@@ -131,7 +135,9 @@ def _label_out(label: Any, depth: int = 0) -> Any:
     if isinstance(label, (int, np.integer)):
         return int(label)
     if isinstance(label, (float, np.floating)):
-        return float(label)
+        value = float(label)
+        # Strict JSON has no NaN or infinity (a float screen's empty cells are NaN).
+        return value if math.isfinite(value) else {_FLOAT_TAG: repr(value)}
     if isinstance(label, tuple):
         if depth == LABEL_DEPTH:
             raise TypeError(f"a label nested more than {LABEL_DEPTH} deep cannot be saved as JSON")
@@ -380,7 +386,9 @@ def _label_in(value: Any, depth: int = 0) -> Hashable:
             raise BoardError(f"saved board: a label is nested more than {LABEL_DEPTH} deep")
         return tuple(_label_in(v, depth + 1) for v in value)
     if isinstance(value, dict):
-        raise BoardError("saved board: a label is a str, number, bool, null or a list of them")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise BoardError("saved board: a label must be finite")
-    return value
+        special = value.get(_FLOAT_TAG) if len(value) == 1 else None
+        if special not in _NON_FINITE:
+            raise BoardError("saved board: a label is a str, number, bool, null, a list of them "
+                             f"or {{\"{_FLOAT_TAG}\": \"nan\" | \"inf\" | \"-inf\"}}")
+        return float(special)
+    return value        # (a non-finite float too: pickling ships labels as they are)

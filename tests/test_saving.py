@@ -136,6 +136,26 @@ def test_labels_round_trip_tuples_none_and_walls():
     assert pickle.loads(pickle.dumps(odd)).labels == odd.labels
 
 
+def test_non_finite_float_labels_round_trip_by_json_and_pickle():
+    """A float screen's empty cells are NaN (``empty=np.nan``): such a board saves, pickles (to
+    a worker process, say) and plays on after loading (pickle.loads and to_json refused it)."""
+    screen = np.array([[1.0, 1.0, np.nan], [np.inf, np.nan, -np.inf], [np.inf, 2.0, -np.inf]])
+    board = llk.Board.from_labels(screen, empty=np.nan)
+    text = board.to_json()
+    assert "NaN" not in text and "Infinity" not in text         # strict JSON
+    for again in (llk.Board.from_json(text), pickle.loads(pickle.dumps(board))):
+        assert again.grid.tolist() == board.grid.tolist()
+        assert np.isnan(again.labels[0]) and again.label_at((1, 0)) == np.inf
+        assert again.label_at((1, 2)) == -np.inf
+        again.update(np.array([[np.nan, np.nan, np.nan], [np.inf, np.nan, np.inf]] + [[2.0] * 3]))
+        assert again.grid.tolist() == [[0, 0, 0], [2, 0, 2], [4, 4, 4]]
+    for bad in ({"float": "NaN"}, {"float": 1.5}, {"float": "nan", "x": 1}, {"int": "nan"}):
+        doc = json.loads(text)
+        doc["labels"][0][1] = bad
+        with pytest.raises(llk.BoardError, match="a label is"):
+            llk.Board.from_json(json.dumps(doc))
+
+
 def test_generate_records_its_seed_and_the_seed_deals_the_board_again():
     board = llk.generate(6, 6, seed=99)
     assert board.seed == 99
