@@ -215,7 +215,7 @@ def _prepare(index: int, item: Any, rules: Optional[Rules]) -> Any:
     if isinstance(item, Board):
         if rules is not None and item.rules != rules:
             raise board_error(ValueError, index, "rules= conflicts with the Board's own rules")
-        return item.copy()
+        return item._work_copy()
     return item
 
 

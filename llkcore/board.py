@@ -6,11 +6,12 @@ trust what they get. See docs/architecture.md ("Layers", "Threads").
 """
 from __future__ import annotations
 
+import copy
 import os
 import threading
 import weakref
 from typing import (TYPE_CHECKING, Any, Dict, Hashable, Iterable, List, Literal, Optional, Sequence,
-                    Tuple, Union, cast, overload)
+                    Tuple, Type, Union, cast, overload)
 
 import numpy as np
 import numpy.typing as npt
@@ -608,12 +609,15 @@ class Board:
         return self.copy()
 
     def __deepcopy__(self, memo: dict) -> "Board":
-        return self.copy()
+        other = self._copy_board(type(self))
+        if getattr(self, "__dict__", None):            # a subclass's own attributes
+            other.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return other
 
     def _clears(self, moves: Sequence[Move]) -> bool:
         """Do ``moves`` (pairs of points), replayed on a copy, clear this position? Every move
         must be legal when played. ``verify`` and loading a saved certificate (saving.py) ask."""
-        work = self.copy()
+        work = self._work_copy()
         for a, b in moves:
             try:
                 work.remove(a, b)
@@ -622,8 +626,21 @@ class Board:
         return work.tiles_left == 0
 
     def copy(self) -> "Board":
-        """An independent copy (grid, index, history, certificate, labels, seed)."""
-        other = Board.__new__(Board)
+        """An independent copy (grid, index, history, certificate, labels, seed), of this
+        board's class; a subclass's own attributes are copied as ``copy.copy`` would."""
+        other = self._copy_board(type(self))
+        if getattr(self, "__dict__", None):
+            other.__dict__.update(self.__dict__)
+        return other
+
+    def _work_copy(self) -> "Board":
+        """A plain Board copy to replay moves on inside the package: a subclass's overrides
+        (a bot's ``remove`` that clicks, say) must not run there."""
+        return self._copy_board(Board)
+
+    def _copy_board(self, cls: Type["Board"]) -> "Board":
+        """The copy of the Board's own state, as a ``cls``."""
+        other = cls.__new__(cls)
         with self._writer:
             other._init(self._state.copy(), self._rules)
             other._undo = list(self._undo)
@@ -647,16 +664,24 @@ class Board:
         """A Board from ``to_json``'s document, its history replayed so that undo and redo work
         as before saving. A malformed document, or one of a newer format version, raises
         BoardError saying what is wrong."""
-        return saving.from_json(text, cls)
+        return cls._of_class(saving.from_json(text, Board))
 
     def __reduce__(self):
         # Pickling ships the saved document (grids as arrays); unpickling replays its history
         # exactly as from_json does, all but the certificates' replay (saving.restore).
-        return (type(self)._restore, (saving.document(self, arrays=True),))
+        # A subclass's own attributes follow as the state pickle sets on the restored board.
+        return (type(self)._restore, (saving.document(self, arrays=True),),
+                getattr(self, "__dict__", None) or None)
 
     @classmethod
     def _restore(cls, document: dict) -> "Board":
-        return saving.restore(document, cls, check_certificates=False)
+        return cls._of_class(saving.restore(document, Board, check_certificates=False))
+
+    @classmethod
+    def _of_class(cls, board: "Board") -> "Board":
+        """``board`` (a plain Board a file was replayed on: a subclass's ``__init__`` and
+        overrides stay out of the replay) as a ``cls``."""
+        return board if cls is Board else board._copy_board(cls)
 
     def _after_fork(self) -> None:
         """In a forked child: locks held at the fork belong to threads that are not here. They

@@ -177,7 +177,7 @@ def solution_steps(board: Board, solution: Sequence[Move]) -> Dict[Point, int]:
     given, is removed by ``solution``. Replays the moves on a copy (raises llk.IllegalMove if
     one is not legal); with gravity the tiles are followed as they slide."""
     solution = _check_solution(solution)
-    play = board.copy()
+    play = board._work_copy()
     rows, cols = board.rows, board.cols
     # origin[r, c]: where the tile now at (r, c) stood on the board as given (-1: none).
     origin = np.arange(rows * cols, dtype=np.int64).reshape(rows, cols)

@@ -60,7 +60,7 @@ def document(board: "Board", *, arrays: bool = False) -> Dict[str, Any]:
     numpy arrays when ``arrays``, as pickling wants them)."""
     # Everything is read from one copy, made under the board's lock: a removal by another
     # thread cannot fall between reading the history and reading the grid.
-    board = board.copy()
+    board = board._work_copy()
     doc: Dict[str, Any] = {
         "format": FORMAT, "version": VERSION,
         "grid": _grid_out(np.array(board.grid), arrays),
@@ -169,9 +169,9 @@ def is_document(data: Any) -> bool:
 
 
 def restore(data: Any, board_class: Type["Board"], check_certificates: bool = True) -> "Board":
-    """The Board (of ``board_class``: saving sits below board.py, which passes its class in) a
-    saved document describes (lists or arrays for grids); BoardError if it is malformed, of
-    another format or of a newer version. ``check_certificates``: replay every certificate
+    """The Board (of ``board_class``: saving sits below board.py, which passes Board in and
+    makes a subclass's object of the result) a saved document describes (lists or arrays for
+    grids); BoardError if it is malformed, of another format or of a newer version. ``check_certificates``: replay every certificate
     (_check_certificates); unpickling skips it, as pickled data is trusted anyway (unpickling
     can run any code) and a board in memory keeps whatever certificate it was given."""
     _check_header(data)
@@ -231,7 +231,7 @@ def uncleared(board: "Board", saved: List[Tuple[Optional[List[Move]], str]]) -> 
     for moves, what in saved:
         if moves is not None and all(moves != other for other, _ in pending):
             pending.append((moves, what))
-    walk = board.copy()
+    walk = board._work_copy()
     while pending and walk.undo():
         pass
     while pending:

@@ -603,3 +603,34 @@ def test_boards_compare_by_identity_as_the_docs_say():
     assert seen[board] == "mine"
     board.undo()
     assert np.array_equal(board.grid, twin.grid) and board.rules == twin.rules
+
+
+class BotBoard(llk.Board):
+    """A bot's Board whose remove clicks on the screen (here: records the click)."""
+    clicks: list = []
+
+    def remove(self, a, b):
+        self.clicks.append((a, b))
+        return super().remove(a, b)
+
+
+def test_a_subclass_survives_copies_and_pickling_and_its_overrides_stay_out_of_internal_replays():
+    """A bot that subclasses Board to tag screens (or to click on remove) keeps its class and
+    attributes through copy, deepcopy and pickle; the package's own replays (saving, certificate
+    checks) run on plain Boards, so its overridden ``remove`` is not called by them."""
+    import copy
+    import pickle
+
+    clicks = BotBoard.clicks = []
+    board = BotBoard([[1, 1, 2, 2]])
+    board.screen = {"id": 7}
+    board.remove((0, 0), (0, 1))
+    for other in (board.copy(), copy.copy(board), copy.deepcopy(board),
+                  pickle.loads(pickle.dumps(board)), BotBoard.from_json(board.to_json())):
+        assert type(other) is BotBoard and other.grid.tolist() == board.grid.tolist()
+        assert other.undo() and other.tiles_left == 4
+    assert board.copy().screen is board.screen                    # shallow, as copy.copy
+    assert copy.deepcopy(board).screen == {"id": 7} and copy.deepcopy(board).screen is not board.screen
+    assert pickle.loads(pickle.dumps(board)).screen == {"id": 7}
+    board.certificate = [((0, 2), (0, 3))]
+    assert clicks == [((0, 0), (0, 1))]     # only the bot's own call
