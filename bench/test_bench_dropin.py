@@ -9,8 +9,12 @@
 - board-from-list / board-update-list: ``llk.Board(grid)`` and ``board.update(grid)`` on a 40x40
   list against ``np.array(grid, dtype=np.int32)`` (the ref side), so the gate ratio is
   np.array time / Board time (target >= 1/3: a Board costs at most 3x copying the list);
-- board-tiny: ``llk.Board([[1, 1]])``, reported (a few microseconds), not gated.
+- board-tiny: ``llk.Board([[1, 1]])``, reported (a few microseconds), not gated;
+- module-link-sparse-200: ``llk.can_link`` on a 200x200 list late in a game (24 tiles left), 12
+  calls, against llkref on the same list: the sparse board where reading every crossing line
+  of the runs' overlap cost 100 times the test.
 """
+import llkref
 import numpy as np
 import pytest
 from test_bench_link import ref_links, ref_paths
@@ -77,3 +81,29 @@ def test_board_tiny_core(benchmark):
     benchmark.group = "board-tiny"
     board = benchmark(llk.Board, [[1, 1]])
     assert board.moves() == [((0, 0), (0, 1))]
+
+
+def _sparse_case(n: int = 200, pairs: int = 12, seed: int = 5):
+    """A bot's late-game screen: an n x n list with ``pairs`` pairs left, and each pair's query."""
+    grid = np.zeros((n, n), np.int32)
+    cells = np.random.default_rng(seed).choice(n * n, 2 * pairs, replace=False)
+    grid.ravel()[cells] = np.repeat(np.arange(1, pairs + 1), 2)
+    pts = [tuple(map(tuple, np.argwhere(grid == t).tolist())) for t in range(1, pairs + 1)]
+    return grid.tolist(), pts
+
+
+def test_module_link_sparse_ref(benchmark, ref_answers):
+    grid_list, pts = _sparse_case()
+    benchmark.group = "module-link-sparse-200"
+    ref_answers[("link", "sparse-200")] = benchmark.pedantic(
+        lambda: [llkref.can_link(grid_list, a, b) for a, b in pts], rounds=1, iterations=1)
+
+
+def test_module_link_sparse_core(benchmark, ref_answers):
+    """``llk.can_link`` on a 200x200 list with 24 tiles left: two long empty runs overlap over
+    the whole board, and the test must not read every line of it (it did: 100x slower)."""
+    grid_list, pts = _sparse_case()
+    benchmark.group = "module-link-sparse-200"
+    answers = benchmark(_module_links, grid_list, pts)
+    assert answers == ref_answers.get_or_compute(
+        ("link", "sparse-200"), lambda: [llkref.can_link(grid_list, a, b) for a, b in pts])

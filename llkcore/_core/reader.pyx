@@ -355,9 +355,16 @@ cdef class GridReader:
         return n
 
     cdef bint sweep(self, int ra, int ca, int rb, int cb, int max_turns, bint border) except -1:
-        """The run-sweep (link.pxd) on occupancy bits filled only for the lines it reads."""
+        """The run-sweep (link.pxd) on occupancy bits filled only for the lines it reads.
+
+        A line not yet read is all ones (occupied): the sweep then finds no path through it, so
+        a "linked" is final while only some crossing lines are read. They are read in batches
+        that double, in the order the sweep tries them (docs/architecture.md, "The link test"):
+        on a sparse board the first clear crossing line ends the test, where reading every
+        line of the runs' overlap first cost milliseconds at 1000 x 1000."""
         cdef Grid g
-        cdef int H = self.rows + 2, W = self.cols + 2, lo, hi, m
+        cdef int H = self.rows + 2, W = self.cols + 2, lo, hi, m, batch = 8
+        cdef int rows_lo = 0, rows_hi = -1, cols_lo = 0, cols_hi = -1
         cdef int RW = (W + 63) >> 6, CW = (H + 63) >> 6
         cdef size_t nbits = <size_t>H * RW + <size_t>W * CW
         cdef int pa = (ra + 1) * W + ca + 1, pb = (rb + 1) * W + cb + 1
@@ -374,20 +381,28 @@ cdef class GridReader:
         cdef int32_t *line = <int32_t *>(g.colbits + <size_t>W * CW)
         cdef uint8_t *done = <uint8_t *>(line + H + W)      # rows 0..H-1, then columns
         try:
+            memset(g.rowbits, 0xFF, nbits * sizeof(uint64_t))
             self.fill(&g, done, line, ca + 1, False, border)
             self.fill(&g, done, line, cb + 1, False, border)
             self.fill(&g, done, line, ra + 1, True, border)
             self.fill(&g, done, line, rb + 1, True, border)
-            # The crossing lines each half of the sweep may test.
+            linked = link_sweep(&g, pa, pb, max_turns)
+            # The crossing lines each half of the sweep may test: rows, then columns.
             if run_overlap(g.colbits + (ca + 1) * CW, g.colbits + (cb + 1) * CW, ra + 1, rb + 1,
                            H, &lo, &hi):
-                for m in range(lo, hi + 1):
-                    self.fill(&g, done, line, m, True, border)
+                rows_lo, rows_hi = lo, hi
             if run_overlap(g.rowbits + (ra + 1) * RW, g.rowbits + (rb + 1) * RW, ca + 1, cb + 1,
                            W, &lo, &hi):
-                for m in range(lo, hi + 1):
+                cols_lo, cols_hi = lo, hi
+            while not linked and (rows_lo <= rows_hi or cols_lo <= cols_hi):
+                for m in range(rows_lo, min(rows_lo + batch, rows_hi + 1)):
+                    self.fill(&g, done, line, m, True, border)
+                for m in range(cols_lo, min(cols_lo + batch, cols_hi + 1)):
                     self.fill(&g, done, line, m, False, border)
-            linked = link_sweep(&g, pa, pb, max_turns)
+                rows_lo += batch
+                cols_lo += batch
+                batch *= 2
+                linked = link_sweep(&g, pa, pb, max_turns)
         finally:
             llk_free(mem)
         return linked
@@ -405,6 +420,7 @@ cdef class GridReader:
             bits, n, last = g.rowbits + k * g.RW, g.W, g.H - 1
         else:
             bits, n, last = g.colbits + k * g.CW, g.H, g.W - 1
+        memset(bits, 0, (g.RW if row else g.CW) * sizeof(uint64_t))     # was all ones: unread
         ring_line = k == 0 or k == last
         if not border:
             # The ring is a wall: all of a ring line, the two ends of any other.
