@@ -171,9 +171,10 @@ def is_document(data: Any) -> bool:
 def restore(data: Any, board_class: Type["Board"], check_certificates: bool = True) -> "Board":
     """The Board (of ``board_class``: saving sits below board.py, which passes Board in and
     makes a subclass's object of the result) a saved document describes (lists or arrays for
-    grids); BoardError if it is malformed, of another format or of a newer version. ``check_certificates``: replay every certificate
-    (_check_certificates); unpickling skips it, as pickled data is trusted anyway (unpickling
-    can run any code) and a board in memory keeps whatever certificate it was given."""
+    grids); BoardError if it is malformed, of another format or of a newer version.
+    ``check_certificates``: replay every certificate (_check_certificates); unpickling skips
+    it, as pickled data is trusted anyway (unpickling can run any code) and a board in memory
+    keeps whatever certificate it was given."""
     _check_header(data)
     rules = _rules_in(data.get("rules"))
     grid = _grid_in(data.get("grid"), "grid")
