@@ -181,16 +181,10 @@ def board_error(kind: type, index: int, detail: str) -> Exception:
     return exc
 
 
-def _solve_one(solver: Solver, rules: Optional[Rules], keep_moves: bool, index: int,
-               item: Any, *, rate: bool = False) -> Tuple[Any, ...]:
-    """The per-board row (FIELDS..., moves, RATING_FIELDS values or None) for one item."""
-    if isinstance(item, Board):
-        board = item
-    else:
-        try:
-            board = Board(item, rules=rules)
-        except BoardError as exc:
-            raise board_error(BoardError, index, str(exc)) from None
+def _solve_one(solver: Solver, keep_moves: bool, board: Board, *,
+               rate: bool = False) -> Tuple[Any, ...]:
+    """The per-board row (FIELDS..., moves, RATING_FIELDS values or None) for one board (the
+    worker's own: _prepare)."""
     # The moves are listed under the solver's cancel flag: Ctrl-C in analyze stops them too.
     cells = _pairs.moves_cells(board._state, board.rules.max_turns, solver._cancel)
     if cells is None:
@@ -209,14 +203,23 @@ def _solve_one(solver: Solver, rules: Optional[Rules], keep_moves: bool, index: 
     return (verdict, initial, length, int(sol.nodes), float(sol.seconds), moves, rating)
 
 
-def _prepare(index: int, item: Any, rules: Optional[Rules]) -> Any:
-    """Checked in the calling thread: a Board is copied (workers never share a mutable Board)
-    and must agree with ``rules``; anything else is validated by Board() in the worker."""
+def _board_of(index: int, item: Any, rules: Optional[Rules]) -> Board:
+    try:
+        return Board(item, rules=rules)
+    except BoardError as exc:
+        raise board_error(BoardError, index, str(exc)) from None
+
+
+def _prepare(index: int, item: Any, rules: Optional[Rules]) -> Board:
+    """The Board a worker solves, made in the calling thread as the item is taken: a Board is
+    copied (workers never share a mutable Board) and must agree with ``rules``; a grid is read
+    now, not when a worker gets to it, since the iterable may reuse one buffer for every grid
+    or yield a live ``board.grid`` it then plays on (both gave wrong results)."""
     if isinstance(item, Board):
         if rules is not None and item.rules != rules:
             raise board_error(ValueError, index, "rules= conflicts with the Board's own rules")
         return item._work_copy()
-    return item
+    return _board_of(index, item, rules)
 
 
 def analyze(grids: Any, *, rules: Optional[Rules] = None, strategy: str = "exact",
@@ -226,7 +229,8 @@ def analyze(grids: Any, *, rules: Optional[Rules] = None, strategy: str = "exact
     """Solve every board of ``grids`` and return their results as one ``Analysis``.
 
     grids: a (B, R, C) integer array, or any iterable of grids (2-D arrays, lists of lists) or
-        Boards, whose sizes may differ. It is consumed lazily, a few boards per worker ahead.
+        Boards, whose sizes may differ. It is consumed lazily, a few boards per worker ahead,
+        and each grid is read as it is taken: an iterable may reuse one buffer for every grid.
     rules: the rules for grids given as arrays (None: the default rules); a Board keeps its own
         rules, and passing different ``rules`` with it is an error.
     strategy, node_limit, time_limit: as for ``llk.solve``, per board.
@@ -286,9 +290,8 @@ def _run_threads(items: Iterator[Tuple[int, Any]], n_workers: int, solver: Solve
                 except StopIteration:
                     exhausted = True
                     break
-                item = _prepare(i, item, rules)
-                pending[executor.submit(_solve_one, solver, rules, keep_moves, i, item,
-                                        rate=rate)] = i
+                board = _prepare(i, item, rules)
+                pending[executor.submit(_solve_one, solver, keep_moves, board, rate=rate)] = i
             if not pending:
                 break
             # A timeout, so that a KeyboardInterrupt is acted on within _POLL_SECONDS even

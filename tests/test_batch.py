@@ -91,10 +91,13 @@ def test_results_do_not_depend_on_completion_order(monkeypatch):
     expected = llk.analyze(boards, workers=1, keep_moves=True)
     finished = []
     real = batch._solve_one
+    index_of = {board.grid.tobytes(): i for i, board in enumerate(boards)}
+    assert len(index_of) == 24
 
-    def slow_then_solve(solver, rules, keep_moves, index, item, **options):
+    def slow_then_solve(solver, keep_moves, board, **options):
+        index = index_of[board.grid.tobytes()]
         time.sleep(0.002 * (24 - index))
-        row = real(solver, rules, keep_moves, index, item, **options)
+        row = real(solver, keep_moves, board, **options)
         finished.append(index)
         return row
 
@@ -107,6 +110,35 @@ def test_results_do_not_depend_on_completion_order(monkeypatch):
 # ---------------------------------------------------------------------------------------------
 # Inputs
 # ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_grid_is_read_when_it_is_yielded(workers):
+    """An iterable that reuses one buffer for every grid, or yields a live board.grid and then
+    plays on, gets each grid analysed as it was when yielded (the workers read it later, and
+    up to 50 of 60 verdicts came out wrong)."""
+    grids = np.stack([b.grid for b in deals(60, 6, 8, seed=31)])
+    expected = llk.analyze(grids, workers=1)
+
+    def one_buffer():
+        buffer = np.empty(grids.shape[1:], np.int32)
+        for grid in grids:
+            buffer[:] = grid
+            yield buffer
+
+    assert llk.analyze(one_buffer(), workers=workers).same_results(expected)
+
+    game = llk.generate(6, 8, seed=4)
+    positions = []
+
+    def along_a_game():
+        for a, b in game.certificate:
+            positions.append(game.grid.copy())
+            yield game.grid             # live: the next remove changes it
+            game.remove(a, b)
+
+    got = llk.analyze(along_a_game(), workers=workers)
+    assert got.same_results(llk.analyze(np.stack(positions), workers=1))
+
 
 def test_input_forms_agree():
     boards = deals(9, 6, 8, seed=21)
