@@ -77,8 +77,12 @@ def _items(grids: Any) -> Tuple[Iterator[Any], Optional[int]]:
 class _Columns:
     """Per-board results written by index into arrays that grow as boards stream in."""
 
+    #: The most boards room is made for before any arrive: a sized iterable may be an endless
+    #: series in all but name (``Deals(..., 10**11)``: 2.5 TB of columns up front).
+    FIRST_CAPACITY = 1 << 16
+
     def __init__(self, capacity: int, keep_moves: bool, rated: bool = False) -> None:
-        capacity = max(16, capacity)
+        capacity = min(max(16, capacity), self.FIRST_CAPACITY)
         self.arrays = {name: np.zeros(capacity, dtype=DTYPES[name]) for name in FIELDS}
         self.rated = rated
         if rated:

@@ -140,6 +140,23 @@ def test_a_grid_is_read_when_it_is_yielded(workers):
     assert got.same_results(llk.analyze(np.stack(positions), workers=1))
 
 
+def test_a_huge_sized_series_is_analysed_as_it_streams():
+    """len() of a lazy series sizes nothing up front: Deals(..., 10**11) was a MemoryError for
+    93 GiB of result columns before the first board."""
+    from llkcore.deals import Deals
+
+    series = Deals(4, 4, 10**11, seed=0)
+    stop_after = 5
+
+    def progress(done, total):
+        assert total == 10**11
+        if done >= stop_after:
+            raise KeyboardInterrupt          # as a user stops an endless run
+    with pytest.raises(KeyboardInterrupt):
+        llk.analyze(series, node_limit=1000, workers=1, progress=progress)
+    assert batch._Columns(10**11, keep_moves=False).arrays["verdict"].nbytes <= 1 << 16
+
+
 def test_input_forms_agree():
     boards = deals(9, 6, 8, seed=21)
     stack = np.stack([b.grid for b in boards])
