@@ -39,10 +39,11 @@ from typing import Any, List, Optional, Tuple
 import numpy as np
 
 from ._core import memo as _memo
+from . import _insight
 from ._core import solve as _solve
 from .board import GridLike, board_for
 from .checks import choice, integer, move_sequence, node_budget, seconds
-from .coords import Move, moves_of
+from .coords import Move, cells_of, moves_of
 from .rules import Rules, as_rules
 from .verdict import VERDICT_OF_STATUS as _VERDICT_OF_STATUS
 from .verdict import Verdict
@@ -68,8 +69,9 @@ class Solution:
     seconds: wall time of the solve.
     strategy: the strategy that produced it.
     reason: why the solver stopped: "solved", "unsolvable", "odd_count", "node_limit",
-        "time_limit", "cancelled" (Solver.cancel) or "stuck" (a heuristic found no move it would
-        play). Ctrl-C in the main thread raises KeyboardInterrupt instead (within about 20 ms).
+        "time_limit", "cancelled" (Solver.cancel), "stuck" (a heuristic found no move it would
+        play) or "certificate" ("exact" on a Board whose certificate, or what is left of it,
+        clears the position: no search, 0 nodes). Ctrl-C in the main thread raises KeyboardInterrupt instead (within about 20 ms).
     """
 
     verdict: Verdict
@@ -199,7 +201,19 @@ class Solver:
         start = time.perf_counter()
         board = board_for(board_or_grid, self.rules)
         rules = board.rules
-        state = board._state.copy()
+        with board._writer:
+            state = board._state.copy()
+            known = board._certificate
+        if known and self.strategy == "exact" and not self.cancelled:
+            # The answer is already in hand (a generated or reshuffled board's certificate, or
+            # one set by the caller): what is left of it, proved by replay, instead of a search
+            # that can take longer than any limit on a big deal.
+            cells = _insight.reuse(state, rules, [cells_of(np.array(known).reshape(-1, 4),
+                                                           board._width)])
+            if cells is not None:
+                return Solution(verdict=Verdict.SOLVABLE, moves=moves_of(cells, board._width),
+                                nodes=0, seconds=time.perf_counter() - start,
+                                strategy=self.strategy, reason="certificate")
         status, cells, nodes = _solve.solve_state(
             state, self._code, rules.max_turns, rules.gravity_code, self._nodes, self._seconds,
             self._memo, cancel=self._cancel)

@@ -62,7 +62,8 @@ QUERIES = {
     "hint": lambda b: b.hint(),
     "is_stuck": lambda b: b.is_stuck(),
     "copy": lambda b: b.copy(),
-    "solve exact": lambda b: llk.solve(b),
+    "solve exact": lambda b: llk.solve(b.grid, rules=b.rules),      # a search: no certificate
+    "solve exact, by certificate": lambda b: llk.solve(b),
     "solve freedom": lambda b: llk.solve(b, strategy="greedy-freedom"),
     "solve mobility": lambda b: llk.solve(b, strategy="greedy-mobility"),
     "solve matching": lambda b: llk.solve(b, strategy="matching"),

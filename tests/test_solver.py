@@ -326,8 +326,33 @@ def test_big_random_deal_is_decided_and_certificates_of_solvable_deals_replay():
     assert sol.verdict != llk.Verdict.UNKNOWN
     for seed in range(5):
         board = llk.generate(18, 8, seed=seed)          # solvable by construction
-        sol = llk.solve(board, node_limit=200_000)
+        sol = llk.solve(board.grid, rules=board.rules, node_limit=200_000)     # searched
         assert_certificate(board.grid.tolist(), sol, board.rules)
+
+
+@pytest.mark.parametrize("gravity", [None, "down"])
+def test_exact_answers_a_board_by_its_certificate_and_searches_without_one(gravity):
+    """A generated deal's certificate is the answer: at 100 x 100 the search ran out of a 2 s
+    limit (UNKNOWN for boards solvable by construction: a batch audit), and what is left of it
+    after play answers too. A grid, a heuristic or a cancelled Solver searches as before."""
+    rules = llk.Rules(gravity=gravity)
+    board = llk.generate(100, 100, seed=0, rules=rules)
+    sol = llk.solve(board, time_limit=2)
+    assert (sol.verdict, sol.reason, sol.nodes) == (llk.Verdict.SOLVABLE, "certificate", 0)
+    assert llk.verify(board, sol.moves) and sol.seconds < 1
+    for a, b in board.certificate[:10]:
+        board.remove(a, b)
+    again = llk.solve(board, time_limit=2)
+    assert again.reason == "certificate" and len(again.moves) == len(sol.moves) - 10
+    assert llk.verify(board, again.moves)
+    assert llk.solve(board.grid, rules=rules, node_limit=10).reason == "node_limit"
+    assert llk.solve(board, strategy="greedy-freedom").reason != "certificate"
+    cancelled = llk.Solver()
+    cancelled.cancel()
+    assert cancelled.solve(board).reason == "cancelled"
+    small = llk.generate(6, 6, seed=1, rules=rules)
+    assert llk.analyze([small]).nodes.tolist() == [0]
+    assert llk.analyze([small.grid], rules=rules).nodes[0] > 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -559,9 +584,12 @@ def test_same_grid_same_certificate_whatever_play_led_to_it(rules):
     order and the searches list moves in that order, so a board whose removals were undone (or a
     played board against a fresh one of its grid) could get another certificate (a helper's
     audit: 18 of 400 solvable 9 x 16 deals with gravity, seed 6 among them). The solve now
-    starts from the tiles in cell order."""
+    starts from the tiles in cell order. (Random deals: a generated one's certificate would
+    answer without a search.)"""
     for seed in range(40):
-        board = llk.generate(9, 16, seed=seed, rules=rules)
+        board = llk.generate(9, 16, seed=seed, rules=rules, solvable=False)
+        if len(board.moves()) < 3:
+            continue
         fresh = llk.solve(llk.Board(board.grid, rules=rules), node_limit=5000)
         for _ in range(3):
             board.remove(*board.hint())
@@ -590,7 +618,7 @@ def test_a_solvers_settings_are_read_only_and_a_copy_cancels_alone():
     twin.cancel()
     assert twin.cancelled and not solver.cancelled
     assert copy.deepcopy(twin).cancelled
-    assert solver.solve(llk.generate(8, 18, seed=7)).reason == "node_limit"
+    assert solver.solve(llk.generate(8, 18, seed=7, solvable=False)).reason == "node_limit"
 
 
 def test_a_verdict_prints_as_its_name_on_every_python():
