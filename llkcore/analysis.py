@@ -179,6 +179,37 @@ class Analysis:
             "boards": boards,
         }
 
+    @classmethod
+    def from_dict(cls, data: Any) -> "Analysis":
+        """The Analysis a ``to_dict`` document describes (also the file ``llk analyze --json``
+        writes, whose extra keys are ignored), e.g. after ``json.load``. The timings come back
+        too; ``same_results`` compares a reloaded result with a new run. ValueError when the
+        document is not one."""
+        boards = data.get("boards") if isinstance(data, dict) else None
+        params = data.get("parameters", {}) if isinstance(data, dict) else None
+        if not isinstance(boards, dict) or not isinstance(params, dict):
+            raise ValueError('an Analysis document is a dict with "parameters" and "boards" '
+                             "(what Analysis.to_dict writes)")
+        missing = [name for name in FIELDS if name not in boards]
+        if missing:
+            raise ValueError(f'an Analysis document\'s "boards" lacks {missing}')
+        moves = boards.get("moves")
+        if moves is not None:
+            moves = [None if m is None else [((r1, c1), (r2, c2)) for r1, c1, r2, c2 in m]
+                     for m in moves]
+        ratings = None
+        if all(name in boards for name in RATING_FIELDS):
+            ratings = {name: [np.nan if v is None else v for v in boards[name]]
+                       for name in RATING_FIELDS}
+        rules = params.get("rules")
+        summary = data.get("summary") or {}
+        return cls(*(boards[name] for name in FIELDS), moves,
+                   strategy=params.get("strategy", "exact"),
+                   rules=None if rules is None else Rules.from_dict(rules),
+                   node_limit=params.get("node_limit"), time_limit=params.get("time_limit"),
+                   workers=params.get("workers"), wall_seconds=summary.get("wall_seconds"),
+                   ratings=ratings)
+
     def same_results(self, other: "Analysis") -> bool:
         """True iff both hold the same boards' results: every field but the timings is equal,
         and so are the moves and the ratings when both have them (one run with ``rate=True``

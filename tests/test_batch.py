@@ -157,6 +157,28 @@ def test_a_huge_sized_series_is_analysed_as_it_streams():
     assert batch._Columns(10**11, keep_moves=False).arrays["verdict"].nbytes <= 1 << 16
 
 
+@pytest.mark.parametrize("options", [{}, {"keep_moves": True, "rate": True},
+                                     {"rules": llk.Rules(gravity="down"), "time_limit": 2.0}])
+def test_a_saved_result_loads_back(options, tmp_path):
+    """to_dict -> JSON -> Analysis.from_dict gives the same results, parameters and timings (a
+    batch audit: a saved result could not be loaded to compare with a new run)."""
+    import json
+
+    grids = np.stack([b.grid for b in deals(8, 6, 8, seed=41)])
+    result = llk.analyze(grids, workers=1, **options)
+    again = llk.Analysis.from_dict(json.loads(json.dumps(result.to_dict())))
+    assert again.same_results(result) and again.moves == result.moves
+    assert np.array_equal(again.seconds, result.seconds)
+    for name in ("strategy", "rules", "node_limit", "time_limit", "workers", "wall_seconds"):
+        assert getattr(again, name) == getattr(result, name), name
+    if result.ratings is not None:
+        assert all(np.array_equal(again.ratings[k], v, equal_nan=True)
+                   for k, v in result.ratings.items())
+    for bad in (None, [], {"boards": []}, {"parameters": {}, "boards": {"verdict": [1]}}):
+        with pytest.raises(ValueError, match="Analysis document"):
+            llk.Analysis.from_dict(bad)
+
+
 def test_input_forms_agree():
     boards = deals(9, 6, 8, seed=21)
     stack = np.stack([b.grid for b in boards])
