@@ -203,7 +203,8 @@ class Analysis:
                        for name in RATING_FIELDS}
         rules = params.get("rules")
         summary = data.get("summary") or {}
-        return cls(*(boards[name] for name in FIELDS), moves,
+        verdict, initial_moves, solution_length, nodes, seconds = (boards[n] for n in FIELDS)
+        return cls(verdict, initial_moves, solution_length, nodes, seconds, moves,
                    strategy=params.get("strategy", "exact"),
                    rules=None if rules is None else Rules.from_dict(rules),
                    node_limit=params.get("node_limit"), time_limit=params.get("time_limit"),
