@@ -20,7 +20,8 @@ from libc.stdlib cimport abs, qsort
 from .alloc cimport IVec, ivec_reserve, llk_free, llk_malloc
 from .budget cimport Budget
 from .grid cimport Grid, adjacent, cmp_int64, cmp_pair, empty_neighbours
-from .link cimport link_cells, link_sweep, two_turn_length
+from .link cimport link_cells
+from .sweep cimport link_sweep, two_turn_length
 from .path cimport PathWork, path_search
 from .reach cimport Flood, flood_alloc, flood_free, flood_reach
 from .run cimport budget_raise, budget_start, still_time, still_time_now

@@ -6,7 +6,7 @@ a whole Board. ``GridReader`` checks the grid's structure (2-D, not empty, not r
 most MAX_SIDE, an integer dtype, no mask) when it is made, and then reads only the cells a query
 needs, checking each value it reads (an int that fits in int32, not a bool). A link test up to two
 turns reads its two endpoints, the four lines through them and the crossing lines that the
-run-sweep (link.pxd) looks at; everything else (paths, more turns, gravity, every pair) reads the
+run-sweep (sweep.pxd) looks at; everything else (paths, more turns, gravity, every pair) reads the
 whole grid once, in C. ``state`` converts the whole grid into a GridState for a Board.
 
 Lists and tuples of lists and tuples are read through the C API without copying; any other
@@ -20,7 +20,7 @@ from libc.string cimport memset
 
 from .alloc cimport llk_calloc, llk_free, llk_malloc
 from .grid cimport Grid
-from .link cimport link_sweep, run_overlap
+from .sweep cimport link_sweep, run_overlap
 from .path cimport PathWork, best_path, path_search, path_work_alloc, path_work_free
 from .state cimport GridState
 
@@ -355,7 +355,7 @@ cdef class GridReader:
         return n
 
     cdef bint sweep(self, int ra, int ca, int rb, int cb, int max_turns, bint border) except -1:
-        """The run-sweep (link.pxd) on occupancy bits filled only for the lines it reads.
+        """The run-sweep (sweep.pxd) on occupancy bits filled only for the lines it reads.
 
         A line not yet read is all ones (occupied): the sweep then finds no path through it, so
         a "linked" is final while only some crossing lines are read. They are read in batches

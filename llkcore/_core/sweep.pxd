@@ -1,0 +1,148 @@
+# cython: language_level=3
+"""The run-sweep (inline): the link test up to two turns on occupancy bits, the shortest path
+length at two turns, and the fewest turns and least length of a pair without a search.
+
+Below both the BFS (path.pyx, which uses best_length to bound its search) and the link test
+(link.pxd). See docs/architecture.md ("The link test") for why the sweep is exact.
+"""
+from libc.stdint cimport uint64_t
+
+from .grid cimport Grid, bits_clear, bits_next, bits_prev
+
+
+cdef inline bint run_overlap(const uint64_t *line_a, const uint64_t *line_b, int ia, int ib, int n,
+                             int *lo, int *hi) noexcept nogil:
+    """The indices m that lie both in the empty run through a (index ia) on line_a and in the
+    one through b (index ib) on line_b (n cells long): [lo, hi]; False if there are none.
+    Only these two lines are read."""
+    cdef int m
+    lo[0] = bits_prev(line_a, ia) + 1
+    hi[0] = bits_next(line_a, ia, n) - 1
+    m = bits_prev(line_b, ib) + 1
+    if m > lo[0]:
+        lo[0] = m
+    m = bits_next(line_b, ib, n) - 1
+    if m < hi[0]:
+        hi[0] = m
+    return lo[0] <= hi[0]
+
+
+cdef inline void between(int ja, int jb, int *lo, int *hi) noexcept nogil:
+    """The indices strictly between ja and jb: [lo, hi] (empty, lo > hi, when they are adjacent
+    or equal): the cells a middle segment from ja to jb must find clear."""
+    lo[0] = (ja if ja < jb else jb) + 1
+    hi[0] = (jb if ja < jb else ja) - 1
+
+
+cdef inline bint sweep_half(const uint64_t *line_a, const uint64_t *line_b, int ia, int ib, int n,
+                            const uint64_t *cross, int cross_words, int ja, int jb,
+                            int max_turns) noexcept nogil:
+    """One half of the run-sweep: paths whose first and last segments run along ``line_a`` and
+    ``line_b`` (the lines through a and b, n cells long, a at index ia, b at ib) and whose middle
+    segment runs along a crossing line m, from index ja to jb on it.
+
+    m must lie in the empty run through a on line_a and in the one through b on line_b
+    (``run_overlap``), and the middle segment must be clear: one masked test over ``cross``
+    (cross_words words per line). A path turns where m differs from ia and from ib (if
+    ja != jb), so with max_turns < 2 only m = ia or m = ib can qualify.
+    """
+    cdef int lo, hi, m, k, turns, lo_j, hi_j
+    if not run_overlap(line_a, line_b, ia, ib, n, &lo, &hi):
+        return False
+    between(ja, jb, &lo_j, &hi_j)
+    if max_turns >= 2:
+        for m in range(lo, hi + 1):
+            if bits_clear(cross + m * cross_words, lo_j, hi_j):
+                return True
+        return False
+    for k in range(2):
+        m = ia if k == 0 else ib
+        if m < lo or m > hi:
+            continue
+        turns = 0 if ja == jb else (m != ia) + (m != ib)
+        if turns <= max_turns and bits_clear(cross + m * cross_words, lo_j, hi_j):
+            return True
+    return False
+
+
+cdef inline int half_length(const uint64_t *line_a, const uint64_t *line_b, int ia, int ib, int n,
+                            const uint64_t *cross, int cross_words, int ja, int jb) noexcept nogil:
+    """The shortest path of one half of the run-sweep's shape (sweep_half's arguments, any
+    number of turns up to two): |ia - m| + |ja - jb| + |m - ib| over the crossing lines m it can
+    use, or -1 when there is none. The cost is least for m between ia and ib and grows by two a
+    line beyond, so the lines are tried in that order and the first clear one is the answer."""
+    cdef int lo, hi, lo_j, hi_j, m, d
+    cdef int near = ia if ia < ib else ib
+    cdef int far = ib if ia < ib else ia
+    cdef int across = jb - ja if ja < jb else ja - jb
+    if not run_overlap(line_a, line_b, ia, ib, n, &lo, &hi):
+        return -1
+    between(ja, jb, &lo_j, &hi_j)
+    for m in range(near if near > lo else lo, (far if far < hi else hi) + 1):
+        if bits_clear(cross + m * cross_words, lo_j, hi_j):
+            return far - near + across
+    d = 1
+    while near - d >= lo or far + d <= hi:
+        if near - d >= lo and bits_clear(cross + (near - d) * cross_words, lo_j, hi_j):
+            return far - near + 2 * d + across
+        if far + d <= hi and bits_clear(cross + (far + d) * cross_words, lo_j, hi_j):
+            return far - near + 2 * d + across
+        d += 1
+    return -1
+
+
+cdef inline int two_turn_length(const Grid *g, int pa, int pb) noexcept nogil:
+    """The length (unit steps) of the shortest path of at most two turns between distinct cells,
+    or -1 when none: both halves of the run-sweep by half_length. For a pair whose fewest turns
+    are two this is the length the BFS (path_search) gives, without searching the board."""
+    cdef int ra = pa // g.W
+    cdef int ca = pa - ra * g.W
+    cdef int rb = pb // g.W
+    cdef int cb = pb - rb * g.W
+    cdef int x = half_length(g.colbits + ca * g.CW, g.colbits + cb * g.CW, ra, rb, g.H,
+                             g.rowbits, g.RW, ca, cb)
+    cdef int y = half_length(g.rowbits + ra * g.RW, g.rowbits + rb * g.RW, ca, cb, g.W,
+                             g.colbits, g.CW, ra, rb)
+    if x < 0 or (0 <= y < x):
+        return y
+    return x
+
+
+cdef inline bint link_sweep(const Grid *g, int pa, int pb, int max_turns) noexcept nogil:
+    """Run-sweep link test for max_turns <= 2 between distinct cells (types not checked).
+
+    Every path with at most two turns is vertical-horizontal-vertical or
+    horizontal-vertical-horizontal; straight and one-turn paths are the degenerate middles
+    (the middle line is an endpoint's own row or column).
+    """
+    cdef int ra = pa // g.W
+    cdef int ca = pa - ra * g.W
+    cdef int rb = pb // g.W
+    cdef int cb = pb - rb * g.W
+    # Columns through a and b with horizontal middles, then rows with vertical middles.
+    return (sweep_half(g.colbits + ca * g.CW, g.colbits + cb * g.CW, ra, rb, g.H,
+                       g.rowbits, g.RW, ca, cb, max_turns)
+            or sweep_half(g.rowbits + ra * g.RW, g.rowbits + rb * g.RW, ca, cb, g.W,
+                          g.colbits, g.CW, ra, rb, max_turns))
+
+
+cdef inline int best_length(const Grid *g, int pa, int pb, int max_turns, int *turns) noexcept nogil:
+    """Up to two turns, on a grid with occupancy bits: the fewest turns of a path between the
+    distinct cells pa and pb (into ``turns``) and the least length of a path with that many
+    turns, read off the sweep without a search; -1 when there is no path; -2 when the sweep
+    cannot say (above two turns, or a grid without bits): then search.
+
+    A straight or one-turn path is as long as the two cells are apart (rows plus columns); at
+    two turns two_turn_length is the shortest."""
+    cdef int t, rows, cols
+    if max_turns > 2 or g.rowbits == NULL or g.colbits == NULL:
+        return -2
+    for t in range(max_turns + 1):
+        if link_sweep(g, pa, pb, t):
+            turns[0] = t
+            if t == 2:
+                return two_turn_length(g, pa, pb)
+            rows = pa // g.W - pb // g.W
+            cols = pa % g.W - pb % g.W
+            return (rows if rows >= 0 else -rows) + (cols if cols >= 0 else -cols)
+    return -1
