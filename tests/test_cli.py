@@ -491,3 +491,24 @@ def test_sizes_of_one_row_or_column_read_in_the_singular():
         llk.Board([[1, 0, 1]]).can_link((0, 0), (2, 2))
     with pytest.raises(llk.CoordinateError, match=r"off the board of 3 rows x 1 column\b"):
         llk.Board([[1], [0], [1]]).can_link((0, 0), (0, 2))
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("argv", [["generate", "4x4", "--seed", "1"], ["moves", "b.txt"],
+                                  ["solve", "b.txt"], ["render", "b.txt"],
+                                  ["analyze", "--size", "4x4", "--count", "2", "-q"]])
+def test_an_unwritable_or_closed_stdout_gives_one_line_and_exit_2(tmp_path, argv):
+    """A full disk (> /dev/full) and a closed stdout (>&-) are bad output, said in one line; a
+    closed stdout must not pass silently (print() to a None stdout writes nothing)."""
+    (tmp_path / "b.txt").write_text("1 1\n2 2\n")
+    command = [sys.executable, "-m", "llkcore", *argv]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(command, cwd=tmp_path, stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert one_error_line(done.stderr, argv[0]).endswith(
+        "cannot write the output: No space left on device")
+    done = subprocess.run(command, cwd=tmp_path, stderr=subprocess.PIPE, text=True, timeout=120,
+                          preexec_fn=lambda: os.close(1))
+    assert done.returncode == 2, done.stderr
+    assert one_error_line(done.stderr, argv[0]).endswith("cannot write the output: stdout is closed")

@@ -14,6 +14,7 @@ never a traceback; 130 interrupted.
 """
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from typing import Optional, Sequence
@@ -57,8 +58,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     prog = f"{PROG} {args.command}"
+    if sys.stdout is None:
+        # Started with stdout closed (llk moves b.txt >&-): print() would drop the output
+        # silently, so writing to it fails as a full disk does.
+        sys.stdout = _ClosedOutput()
     try:
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()      # a buffered write fails here (> /dev/full), not at exit
+        return code
     except UsageError as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
@@ -80,6 +87,33 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except BrokenPipeError:
         # The reader went away (llk moves board.txt | head): not an error. Point stdout at
         # devnull so the interpreter's final flush does not complain.
+        _discard_stdout()
+        return 0
+    except OSError as exc:
+        # Files name themselves (files.py turns their errors into UsageError), so an OSError
+        # here is stdout's: a full disk, a closed stream.
+        print(f"{prog}: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        _discard_stdout()
+        return 2
+
+
+class _ClosedOutput:
+    """sys.stdout when the process started without one: any write fails."""
+
+    def write(self, text: str) -> int:
+        if not text:
+            return 0
+        raise OSError(errno.EBADF, "stdout is closed")
+
+    def flush(self) -> None:
+        pass
+
+
+def _discard_stdout() -> None:
+    """Point stdout at devnull, so that the interpreter's final flush of what could not be
+    written does not complain."""
+    try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 0
+    except (OSError, AttributeError, ValueError):
+        pass        # no file descriptor (closed, or a test's capture): nothing will flush
