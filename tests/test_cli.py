@@ -512,3 +512,11 @@ def test_an_unwritable_or_closed_stdout_gives_one_line_and_exit_2(tmp_path, argv
                           preexec_fn=lambda: os.close(1))
     assert done.returncode == 2, done.stderr
     assert one_error_line(done.stderr, argv[0]).endswith("cannot write the output: stdout is closed")
+
+
+def test_help_prints_on_an_ascii_stdout():
+    env = dict(os.environ, PYTHONIOENCODING="ascii")
+    done = subprocess.run([sys.executable, "-m", "llkcore", "--help"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "\\u8fde\\u8fde\\u770b" in done.stdout and not done.stderr

@@ -49,6 +49,11 @@ def build_parser() -> Parser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the ``llk`` command; returns the exit code."""
+    for stream in (sys.stdout, sys.stderr):
+        # A terminal or PYTHONIOENCODING without Chinese (the help says 连连看): escape what
+        # the encoding lacks rather than fail.
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
