@@ -520,3 +520,26 @@ def test_help_prints_on_an_ascii_stdout():
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "\\u8fde\\u8fde\\u770b" in done.stdout and not done.stderr
+
+
+def test_solve_refuses_bad_outputs_before_solving(tmp_path, capsys, monkeypatch):
+    board = tmp_path / "b.txt"
+    board.write_text("1 1\n2 2\n")
+    monkeypatch.setattr(cli.solve, "solve", lambda *a, **k: pytest.fail("solved first"))
+    for option, name, says in [("--json", "no/such/dir/out.json", "cannot write"),
+                               ("--svg", "no/such/dir/out.svg", "cannot write"),
+                               ("--svg", "out.png", "write a .svg file")]:
+        code, _, err = run(capsys, "solve", board, option, tmp_path / name)
+        assert code == 2 and says in one_error_line(err, "solve"), err
+    code, _, err = run(capsys, "solve", board, "--svg", "-", "--json", "-")
+    assert code == 2 and "cannot both have stdout" in one_error_line(err, "solve")
+    assert not (tmp_path / "out.png").exists()
+
+
+def test_solve_svg_to_stdout_sends_the_report_to_stderr(tmp_path, capsys):
+    board = tmp_path / "b.txt"
+    board.write_text("1 1\n2 2\n")
+    code, out, err = run(capsys, "solve", board, "--svg", "-")
+    assert code == 0, err
+    ET.fromstring(out)      # nothing but the picture
+    assert err.startswith("solvable (exact,") and "0,0 0,1" in err

@@ -204,6 +204,16 @@ def board_extension(path: str) -> str:
     return ext
 
 
+def output_extension(option: str, path: str, allowed: Tuple[str, ...], what: str) -> str:
+    """The extension of an output name, lower case; UsageError (``{option} {path}: write
+    {what}``) for one not in ``allowed``, so a picture never goes into a .png or .gif name of the
+    wrong format."""
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in allowed:
+        raise UsageError(f"{option} {path}: write {what}")
+    return ext
+
+
 def write_board(board: Board, path: Optional[str]) -> None:
     """Write a board as text (stdout when path is None or '-'), .npy (the grid) or .json (the
     saved game: grid, rules, history, certificate, seed; ``llk.Board.from_json`` reads it)."""

@@ -3,11 +3,10 @@ the terminal."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from ..errors import CoordinateError
-from .files import read_board, write_atomic, write_text
+from .files import output_extension, read_board, write_atomic, write_text
 from .options import UsageError, add_rules, int_in, parse_pair, rules_from
 
 PROG = "llk render"
@@ -36,9 +35,8 @@ def run(args: argparse.Namespace) -> int:
     from ..solver import Verdict, solve
     board = read_board(args.board, lambda file_rules: rules_from(args, file_rules))
     out = args.output
-    kind = None if out in (None, "-") else os.path.splitext(out)[1].lower()
-    if kind is not None and kind not in PICTURES + (".txt",):
-        raise UsageError(f"-o {out}: write .svg or .png (a picture) or .txt (text)")
+    kind = None if out in (None, "-") else output_extension(
+        "-o", out, PICTURES + (".txt",), ".svg or .png (a picture) or .txt (text)")
     if kind == ".png":
         try:
             render.pillow()          # before any work: PNG needs the optional Pillow
