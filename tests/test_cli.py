@@ -543,3 +543,17 @@ def test_solve_svg_to_stdout_sends_the_report_to_stderr(tmp_path, capsys):
     assert code == 0, err
     ET.fromstring(out)      # nothing but the picture
     assert err.startswith("solvable (exact,") and "0,0 0,1" in err
+
+
+def test_render_solution_has_a_time_limit_and_unknown_says_why(tmp_path, capsys):
+    board = tmp_path / "hard.json"
+    run(capsys, "generate", "12x12", "--seed", 1, "--gravity", "down", "-o", board)
+    code, _, err = run(capsys, "render", board, "--solution", "-o", tmp_path / "s.svg",
+                       "--time-limit", 0.02)
+    assert code == 1
+    assert err.strip() == ("llk render: no solution to draw (unknown: time limit reached) "
+                           "(--time-limit gives it longer)")
+    assert not (tmp_path / "s.svg").exists()
+    code, out, err = run(capsys, "solve", board, "--node-limit", 5)
+    assert code == 0, err
+    assert out.startswith("unknown: node limit reached (exact, ")

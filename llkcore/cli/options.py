@@ -129,8 +129,26 @@ def add_solver(p: argparse.ArgumentParser) -> None:
                    help="exact search (default) or one of the seeds' heuristics")
     g.add_argument("--node-limit", type=int_in(1, 2**62), default=None, metavar="N",
                    help="give up (verdict unknown) after N search nodes per board")
-    g.add_argument("--time-limit", type=positive_seconds, default=None, metavar="S",
-                   help="give up (verdict unknown) after S seconds per board")
+    add_time_limit(g, None, "give up (verdict unknown) after S seconds per board")
+
+
+def add_time_limit(p, default: Optional[float], help: str) -> None:
+    """--time-limit S: seconds, positive."""
+    p.add_argument("--time-limit", type=positive_seconds, default=default, metavar="S", help=help)
+
+
+#: Why a solve answered unknown, by Solution.reason, as the commands say it.
+UNKNOWN_REASONS = {"time_limit": "time limit reached", "node_limit": "node limit reached",
+                   "cancelled": "cancelled", "stuck": "the heuristic found no move it would play"}
+
+
+def verdict_text(sol) -> str:
+    """'solvable', 'unsolvable', or 'unknown: time limit reached' (unknown says why)."""
+    from ..solver import Verdict
+    verdict = Verdict(sol.verdict).name.lower()
+    if sol.verdict == Verdict.UNKNOWN:
+        verdict += f": {UNKNOWN_REASONS.get(sol.reason, sol.reason or 'no reason given')}"
+    return verdict
 
 
 def pair_text(move) -> str:

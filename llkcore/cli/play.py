@@ -10,8 +10,8 @@ from ..coords import size_words
 from ..deals import generate
 from ..difficulty import DIFFICULTIES
 from ..errors import BoardError, DealError
-from .options import (SEED, SIZE_HELP, UsageError, add_deal_counts, add_rules, parse_size,
-                      positive_seconds, rules_from)
+from .options import (SEED, SIZE_HELP, UsageError, add_deal_counts, add_rules, add_time_limit,
+                      parse_size, rules_from)
 
 
 def register(sub) -> None:
@@ -27,8 +27,7 @@ def register(sub) -> None:
     p.add_argument("--difficulty", choices=DIFFICULTIES, default=None,
                    help="a deal rated in this band (llk.rate)")
     add_deal_counts(p)
-    p.add_argument("--time-limit", type=positive_seconds, default=0.5, metavar="S",
-                   help="seconds for each winnability check and hint (default 0.5)")
+    add_time_limit(p, 0.5, "seconds for each winnability check and hint (default 0.5)")
     add_rules(p)
     p.set_defaults(func=run)
 

@@ -7,7 +7,7 @@ import sys
 
 from ..errors import CoordinateError
 from .files import output_extension, read_board, write_atomic, write_text
-from .options import UsageError, add_rules, int_in, parse_pair, rules_from
+from .options import UsageError, add_rules, add_time_limit, int_in, parse_pair, rules_from, verdict_text
 
 PROG = "llk render"
 #: Picture formats of -o.
@@ -24,6 +24,7 @@ def register(sub) -> None:
     p.add_argument("--path", type=parse_pair, metavar="r1,c1,r2,c2",
                    help="draw the path joining these two tiles")
     p.add_argument("--solution", action="store_true", help="number the tiles by a solution")
+    add_time_limit(p, 10.0, "seconds --solution may solve for (default 10)")
     p.add_argument("--cell", type=int_in(8, 512), default=36, metavar="PX",
                    help="cell size of the picture in pixels (default 36)")
     add_rules(p)
@@ -56,10 +57,10 @@ def run(args: argparse.Namespace) -> int:
     if args.solution:
         if kind not in PICTURES:
             raise UsageError("--solution draws on a picture: give -o FILE.svg or FILE.png")
-        sol = solve(board)
+        sol = solve(board, time_limit=args.time_limit)
         if sol.verdict != Verdict.SOLVABLE:
-            print(f"{PROG}: no solution to draw ({Verdict(sol.verdict).name.lower()})",
-                  file=sys.stderr)
+            hint = " (--time-limit gives it longer)" if sol.reason == "time_limit" else ""
+            print(f"{PROG}: no solution to draw ({verdict_text(sol)}){hint}", file=sys.stderr)
             return 1
         solution = sol.moves
     if kind == ".svg":

@@ -7,7 +7,7 @@ import sys
 
 from ..solver import Verdict, solve
 from .files import check_writable, output_extension, read_board, write_text
-from .options import UsageError, add_rules, add_solver, pair_text, rules_from
+from .options import UsageError, add_rules, add_solver, pair_text, rules_from, verdict_text
 
 
 def register(sub) -> None:
@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     board = read_board(args.board, lambda file_rules: rules_from(args, file_rules))
     sol = solve(board, strategy=args.strategy, node_limit=args.node_limit,
                 time_limit=args.time_limit)
-    verdict = Verdict(sol.verdict).name.lower()
+    verdict = Verdict(sol.verdict).name.lower()        # the JSON's: the reason has its own key
     moves = sol.moves if sol.verdict == Verdict.SOLVABLE else None
     if args.json:
         r = board.rules
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         # With --svg - the picture owns stdout and the report goes to stderr.
         report = sys.stderr if args.svg == "-" else sys.stdout
-        print(f"{verdict} ({args.strategy}, {sol.nodes} nodes, {1000 * sol.seconds:.2f} ms)",
+        print(f"{verdict_text(sol)} ({args.strategy}, {sol.nodes} nodes, {1000 * sol.seconds:.2f} ms)",
               file=report)
         if moves is not None:
             for k, move in enumerate(moves, 1):
