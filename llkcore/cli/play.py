@@ -19,7 +19,8 @@ def register(sub) -> None:
                        description="Play a generated, solvable deal in the terminal: arrows "
                                    "and space/enter (or typed row,col + enter) select two "
                                    "tiles; h hint (safe), u undo, r redo, s solvable "
-                                   "reshuffle, q quit.")
+                                   "reshuffle, q quit (Ctrl-C: exit code 130). NO_COLOR=1: no "
+                                   "colours.")
     p.add_argument("size", type=parse_size, nargs="?", default=(8, 18), metavar="SIZE",
                    help=SIZE_HELP + "; default kshisen")
     p.add_argument("--seed", type=SEED, default=None, metavar="S",
@@ -56,7 +57,10 @@ def run(args: argparse.Namespace) -> int:
     # often stale (exported by a shell before a resize), so the terminal is asked instead.
     for name in ("LINES", "COLUMNS"):
         os.environ.pop(name, None)
-    curses.wrapper(tui.play, game)
-    outcome = "cleared" if board.is_clear() else f"{board.tiles_left} tiles left"
-    print(f"llk play: seed {seed}, {outcome}")
+    try:
+        curses.wrapper(tui.play, game)
+    finally:
+        # Said on Ctrl-C too (then exit 130), so the deal can be played again.
+        outcome = "cleared" if board.is_clear() else f"{board.tiles_left} tiles left"
+        print(f"llk play: seed {seed}, {outcome}")
     return 0
