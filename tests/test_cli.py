@@ -557,3 +557,12 @@ def test_render_solution_has_a_time_limit_and_unknown_says_why(tmp_path, capsys)
     code, out, err = run(capsys, "solve", board, "--node-limit", 5)
     assert code == 0, err
     assert out.startswith("unknown: node limit reached (exact, ")
+
+
+def test_unrecognized_arguments_are_blamed_on_the_command(capsys):
+    code, _, err = run(capsys, "generate", "--size", "8x18")
+    assert code == 2
+    assert err.strip() == ("llk generate: error: unrecognized arguments: --size "
+                           "(see 'llk generate -h')")
+    code, _, err = run(capsys, "--bogus")
+    assert code == 2 and err.strip() == "llk: error: unrecognized arguments: --bogus (see 'llk -h')"

@@ -44,6 +44,7 @@ def build_parser() -> Parser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for command in COMMANDS:
         command.register(sub)
+    parser.commands = sub.choices       # name -> the command's parser, for main's errors
     return parser
 
 
@@ -56,7 +57,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            # The command's own parser says it, naming its help (llk generate -h), where the
+            # top-level parser would blame llk.
+            parser.commands.get(args.command, parser).error(
+                f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:
         return int(exc.code or 0) if not isinstance(exc.code, str) else 2
     if args.command is None:
