@@ -566,3 +566,13 @@ def test_unrecognized_arguments_are_blamed_on_the_command(capsys):
                            "(see 'llk generate -h')")
     code, _, err = run(capsys, "--bogus")
     assert code == 2 and err.strip() == "llk: error: unrecognized arguments: --bogus (see 'llk -h')"
+
+
+@pytest.mark.parametrize("command", [["generate", "8x18"], ["analyze", "--size", "8x18", "-q"],
+                                     ["play", "8x18"]])
+def test_copies_and_types_together_or_copies_beyond_the_board_are_refused(capsys, command):
+    code, _, err = run(capsys, *command, "--copies", 4, "--types", 3)
+    assert code == 2 and one_error_line(err, command[0]).endswith("give --copies or --types, not both")
+    code, _, err = run(capsys, *command, "--copies", 1000)
+    assert code == 2 and one_error_line(err, command[0]).endswith(
+        "--copies 1000: 1000 tiles of a type do not fit in 144 cells (at most 144)")

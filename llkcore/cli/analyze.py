@@ -10,8 +10,8 @@ from ..coords import size_words
 from ..deals import Deals, generate
 from ..errors import BoardError
 from .files import check_writable, write_text
-from .options import (SEED, SIZE_HELP, UsageError, add_deal_counts, add_rules, add_solver, int_in,
-                      parse_size, rules_from)
+from .options import (SEED, SIZE_HELP, UsageError, add_deal_counts, add_rules, add_solver,
+                      deal_counts, int_in, parse_size, rules_from)
 
 
 def register(sub) -> None:
@@ -43,6 +43,7 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     rules = rules_from(args)
     rows, cols = args.size
+    deal_counts(args, rows * cols)
     try:
         # One deal up front, so that an impossible size fails as a usage error.
         generate(rows, cols, copies=args.copies, types=args.types, solvable=False, seed=0,

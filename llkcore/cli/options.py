@@ -95,10 +95,25 @@ SEED = int_in(0, 2**63 - 1)
 
 def add_deal_counts(p: argparse.ArgumentParser) -> None:
     """--copies / --types: how many tiles of each type a deal has (every command that deals)."""
-    p.add_argument("--copies", type=int_in(2, 2**20), default=4, metavar="K",
+    # --copies defaults to None so that deal_counts can tell it was given.
+    p.add_argument("--copies", type=int_in(2, 2**20), default=None, metavar="K",
                    help="tiles per type (even, default 4)")
     p.add_argument("--types", type=int_in(1, 2**20), default=None, metavar="T",
                    help="number of types instead of --copies")
+
+
+def deal_counts(args: argparse.Namespace, cells: int) -> None:
+    """Check --copies / --types against each other and the ``cells`` to fill, and set
+    args.copies to its default 4 when neither is given. The API's generate() quietly lets
+    --types win over copies and makes pairs of a ``copies`` larger than the board; on the
+    command line both would contradict what was asked."""
+    if args.copies is not None and args.types is not None:
+        raise UsageError("give --copies or --types, not both")
+    if args.copies is not None and args.copies > cells:
+        raise UsageError(f"--copies {args.copies}: {args.copies} tiles of a type do not fit in "
+                         f"{cells} cells (at most {cells - cells % 2})")
+    if args.types is None and args.copies is None:
+        args.copies = 4
 
 
 def add_rules(p: argparse.ArgumentParser) -> None:

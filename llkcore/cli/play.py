@@ -11,7 +11,7 @@ from ..deals import generate
 from ..difficulty import DIFFICULTIES
 from ..errors import BoardError, DealError
 from .options import (SEED, SIZE_HELP, UsageError, add_deal_counts, add_rules, add_time_limit,
-                      parse_size, rules_from)
+                      deal_counts, parse_size, rules_from)
 
 
 def register(sub) -> None:
@@ -38,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
 
     rows, cols = args.size
     rules = rules_from(args)
+    deal_counts(args, rows * cols)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("play needs a terminal (stdin and stdout must be a tty)")
     seed = args.seed if args.seed is not None else fresh_seed()
