@@ -576,3 +576,20 @@ def test_copies_and_types_together_or_copies_beyond_the_board_are_refused(capsys
     code, _, err = run(capsys, *command, "--copies", 1000)
     assert code == 2 and one_error_line(err, command[0]).endswith(
         "--copies 1000: 1000 tiles of a type do not fit in 144 cells (at most 144)")
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_board_is_read_from_stdin_as_text_or_json(tmp_path, fmt):
+    board = llk.generate(4, 4, seed=2)
+    content = board.to_text() if fmt == "text" else board.to_json()
+    done = subprocess.run([sys.executable, "-m", "llkcore", "moves", "-"], input=content,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == len(board.moves())
+    np.save(tmp_path / "b.npy", board.grid)
+    with open(tmp_path / "b.npy", "rb") as fh:
+        done = subprocess.run([sys.executable, "-m", "llkcore", "solve", "-"], stdin=fh,
+                              capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert one_error_line(done.stderr, "solve").endswith("-: stdin holds a .npy array: give the "
+                                                         "file's name")

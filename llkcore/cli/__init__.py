@@ -37,7 +37,7 @@ def build_parser() -> Parser:
                     "(Link-up / Onet / Shisen-Sho) boards.",
                     epilog="Board files: the text grid (whitespace-separated ints, '.' empty, "
                            "'#' wall), .json (a saved game as llk generate and board.to_json() write "
-                           "it, or a plain grid) or .npy. "
+                           "it, or a plain grid) or .npy; BOARD '-' reads stdin (text or JSON). "
                            "Sizes: ROWSxCOLS, rows first (8x18 = 8 rows, 18 columns), or "
                            "kshisen-WxH as KShisen names its sizes.")
     parser.add_argument("--version", action="version", version=f"llkcore {__version__}")

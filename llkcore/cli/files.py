@@ -10,6 +10,7 @@ failed write never destroys the file that was there.
 """
 from __future__ import annotations
 
+import errno
 import io
 import json
 import os
@@ -76,16 +77,25 @@ def read_json(content: str, path: str) -> Any:
 
 
 def read_board(path: str, rules: Any) -> Board:
-    """A Board from a file. ``rules``: a function from the file's rules (or None) to the rules
-    to use (the command line's options override the file's)."""
+    """A Board from a file ('-': stdin, text or JSON). ``rules``: a function from the file's
+    rules (or None) to the rules to use (the command line's options override the file's)."""
     ext = os.path.splitext(path)[1].lower()
     file_rules: Optional[Rules] = None
     try:
-        if ext == ".npy":
+        if ext == ".npy" and path != "-":
             grid: Any = read_npy(path)
         else:
-            with open(path, "rb") as fh:
-                raw = fh.read(MAX_FILE_BYTES + 1)
+            if path == "-":
+                if sys.stdin is None:
+                    raise OSError(errno.EBADF, "stdin is closed")
+                raw = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+                if raw.startswith(b"\x93NUMPY"):
+                    raise UsageError("-: stdin holds a .npy array: give the file's name")
+                # No name to tell the format by: JSON is an object or a list, text never is.
+                ext = ".json" if raw.lstrip()[:1] in (b"{", b"[") else ""
+            else:
+                with open(path, "rb") as fh:
+                    raw = fh.read(MAX_FILE_BYTES + 1)
             if len(raw) > MAX_FILE_BYTES:
                 raise UsageError(f"{path}: larger than {MAX_FILE_BYTES >> 20} MiB, too large for a board")
             content = raw.decode("utf-8")

@@ -93,6 +93,12 @@ def parse_pair(text: str) -> Tuple[Tuple[int, int], Tuple[int, int]]:
 SEED = int_in(0, 2**63 - 1)
 
 
+def add_board(p: argparse.ArgumentParser) -> None:
+    """BOARD: the board file of the commands that read one."""
+    p.add_argument("board", metavar="BOARD", help="a board file: text, .json or .npy; '-' reads "
+                   "stdin (text, or JSON when it starts with { or [)")
+
+
 def add_deal_counts(p: argparse.ArgumentParser) -> None:
     """--copies / --types: how many tiles of each type a deal has (every command that deals)."""
     # --copies defaults to None so that deal_counts can tell it was given.

@@ -7,7 +7,8 @@ import sys
 
 from ..errors import CoordinateError
 from .files import output_extension, read_board, write_atomic, write_text
-from .options import UsageError, add_rules, add_time_limit, int_in, parse_pair, rules_from, verdict_text
+from .options import (UsageError, add_board, add_rules, add_time_limit, int_in, parse_pair,
+                      rules_from, verdict_text)
 
 PROG = "llk render"
 #: Picture formats of -o.
@@ -18,7 +19,7 @@ def register(sub) -> None:
     p = sub.add_parser("render", help="draw a board (SVG, PNG or text)",
                        description="Draw a board: a picture with -o FILE.svg or FILE.png (PNG "
                                    "needs Pillow: pip install 'llkcore[png]'), else text.")
-    p.add_argument("board", metavar="BOARD")
+    add_board(p)
     p.add_argument("-o", "--output", metavar="FILE", help=".svg or .png picture, or .txt text "
                    "(default: text on stdout)")
     p.add_argument("--path", type=parse_pair, metavar="r1,c1,r2,c2",

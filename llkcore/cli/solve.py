@@ -7,12 +7,13 @@ import sys
 
 from ..solver import Verdict, solve
 from .files import check_writable, output_extension, read_board, write_text
-from .options import UsageError, add_rules, add_solver, pair_text, rules_from, verdict_text
+from .options import (UsageError, add_board, add_rules, add_solver, pair_text, rules_from,
+                      verdict_text)
 
 
 def register(sub) -> None:
     p = sub.add_parser("solve", help="solve one board", description="Solve one board file.")
-    p.add_argument("board", metavar="BOARD")
+    add_board(p)
     p.add_argument("--svg", metavar="FILE", help="draw the board with the solution numbered, "
                    "as FILE.svg ('-' for stdout: the report then goes to stderr)")
     p.add_argument("--json", metavar="FILE", help="write the result as JSON ('-' for stdout)")
