@@ -593,3 +593,32 @@ def test_a_board_is_read_from_stdin_as_text_or_json(tmp_path, fmt):
     assert done.returncode == 2
     assert one_error_line(done.stderr, "solve").endswith("-: stdin holds a .npy array: give the "
                                                          "file's name")
+
+
+@pytest.mark.parametrize("name, content, says", [
+    ("ragged.txt", b"1 1\n\n2 2 3\n", "ragged board: line 3 has 3 values, line 1 has 2"),
+    ("bytes.json", b"[[1, 1]]\xff\xfe", "invalid JSON: not UTF-8 text"),
+    ("huge.json", b"[[" + b"9" * 5000 + b"]]", "invalid JSON: a number too large for a board"),
+])
+def test_bad_files_are_explained(tmp_path, capsys, name, content, says):
+    (tmp_path / name).write_bytes(content)
+    code, _, err = run(capsys, "moves", tmp_path / name)
+    assert code == 2 and one_error_line(err, "moves").endswith(f"{name}: {says}"), err
+
+
+def test_a_byte_order_mark_is_skipped(tmp_path, capsys):
+    (tmp_path / "bom.txt").write_bytes(b"\xef\xbb\xbf1 1\n2 2\n")
+    code, out, err = run(capsys, "moves", tmp_path / "bom.txt")
+    assert code == 0 and out.splitlines() == ["0,0 0,1", "1,0 1,1"], err
+
+
+def test_an_unwritable_output_is_named_as_given(tmp_path, capsys, monkeypatch):
+    (tmp_path / "real").mkdir()
+    os.symlink(tmp_path / "real", tmp_path / "link")
+    monkeypatch.chdir(tmp_path)
+    for argv in (["generate", "4x4", "-o", "link/gone/b.txt"],
+                 ["analyze", "--size", "4x4", "--count", "1", "--json", "link/gone/a.json"]):
+        code, _, err = run(capsys, *argv)
+        assert code == 2
+        assert one_error_line(err, argv[0]).endswith(
+            f"error: {argv[-1]}: cannot write: No such file or directory"), err
