@@ -296,10 +296,13 @@ def test_analyze_names_the_option_a_deal_size_fails_on(capsys):
 
 def test_analyze_shows_progress_and_passes_rules(capsys):
     code, out, err = run(capsys, "analyze", "--size", "4x6", "--count", 10, "--gravity", "down",
-                         "--no-border", "--workers", 1)
+                         "--no-border", "--workers", 1, "--progress")
     assert code == 0
     assert "gravity=down" in out and "border=False" in out
     assert "analyze" in err  # the progress bar (or plain line) on stderr
+    # Without --progress, a stderr that is not a terminal (a log file) gets no bar.
+    code, out, err = run(capsys, "analyze", "--size", "4x6", "--count", 10, "--workers", 1)
+    assert code == 0 and "gravity=None" in out and err == ""
 
 
 def test_deal_seeds_are_independent_per_index_and_run():
@@ -419,7 +422,7 @@ def test_ctrl_c_stops_analyze_promptly(tmp_path):
     """A real SIGINT to a running ``llk analyze`` over a million deals: it stops within seconds,
     says so, exits 130, and leaves no thread behind (the process would hang otherwise)."""
     proc = subprocess.Popen([str(BIN / "llk"), "analyze", "--size", "10x10", "--count", "1000000",
-                             "--workers", "2"], cwd=tmp_path, stdout=subprocess.PIPE,
+                             "--workers", "2", "--progress"], cwd=tmp_path, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
 
     def busy():
