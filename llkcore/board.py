@@ -838,7 +838,8 @@ def parse_text(text: str) -> List[List[int]]:
     scripts' digits)."""
     if not isinstance(text, str):
         raise BoardError(f"board text must be str, got {type(text).__name__}")
-    grid, first_line = [], 0
+    grid: List[List[int]] = []
+    first_line = 0
     for lineno, line in enumerate(text.splitlines(), 1):
         tokens = line.split()
         if not tokens:

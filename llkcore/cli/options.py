@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 import re
-from typing import Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 from .._core.state import MAX_SIDE
 from ..rules import GRAVITIES, PRESETS, Rules
@@ -20,6 +20,9 @@ class UsageError(Exception):
 
 class Parser(argparse.ArgumentParser):
     """argparse, but an error is one line (``llk analyze: error: ...``) and exit code 2."""
+
+    #: The top-level parser's commands by name (set by build_parser).
+    commands: Dict[str, "Parser"]
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} -h')\n")
