@@ -838,7 +838,8 @@ def parse_text(text: str) -> List[List[int]]:
     scripts' digits)."""
     if not isinstance(text, str):
         raise BoardError(f"board text must be str, got {type(text).__name__}")
-    grid = []
+    grid: List[List[int]] = []
+    first_line = 0
     for lineno, line in enumerate(text.splitlines(), 1):
         tokens = line.split()
         if not tokens:
@@ -856,6 +857,12 @@ def parse_text(text: str) -> List[List[int]]:
                 if len(digits) > 12:
                     raise BoardError(f"line {lineno}: {tok!r} does not fit in int32")
                 row.append(int(tok))
+        if grid and len(row) != len(grid[0]):
+            # Named by line, where a reader fixes it (Board's own check gives only lengths).
+            raise BoardError(f"ragged board: line {lineno} has {len(row)} values, line "
+                             f"{first_line} has {len(grid[0])}")
+        if not grid:
+            first_line = lineno
         grid.append(row)
     if not grid:
         raise BoardError("board text has no rows")

@@ -16,6 +16,7 @@ the message line alone says what was removed).
 """
 from __future__ import annotations
 
+import os
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -309,7 +310,7 @@ class Game:
 # ---- curses -------------------------------------------------------------------------------------
 
 def play(stdscr: Any, game: Game) -> None:
-    """Run ``game`` on a curses screen until the player quits."""
+    """Run ``game`` on a curses screen until the player quits (Ctrl-C: KeyboardInterrupt)."""
     import curses
 
     try:
@@ -328,9 +329,7 @@ def play(stdscr: Any, game: Game) -> None:
             game.refresh()
             _draw(curses, stdscr, game, colours)
         try:
-            key = stdscr.get_wch()
-        except KeyboardInterrupt:
-            return
+            key = stdscr.get_wch()      # Ctrl-C goes on up: llk play exits 130, as interrupted
         except curses.error:
             continue
         if key == curses.KEY_RESIZE:
@@ -346,12 +345,12 @@ def play(stdscr: Any, game: Game) -> None:
 
 def _colours(curses: Any) -> Dict[str, int]:
     """Curses attributes by style; tiles get one of six colours by type when the terminal has
-    colours."""
+    colours and NO_COLOR (https://no-color.org) is unset or empty."""
     styles = {"cursor": curses.A_REVERSE, "selected": curses.A_BOLD | curses.A_REVERSE,
               "hint": curses.A_BOLD | curses.A_UNDERLINE, "path": curses.A_BOLD,
               "removed": curses.A_DIM, "wall": curses.A_DIM, "empty": curses.A_DIM}
     try:
-        if curses.has_colors():
+        if curses.has_colors() and not os.environ.get("NO_COLOR"):
             curses.start_color()
             curses.use_default_colors()
             for i, colour in enumerate((curses.COLOR_RED, curses.COLOR_GREEN, curses.COLOR_YELLOW,

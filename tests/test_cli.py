@@ -296,10 +296,13 @@ def test_analyze_names_the_option_a_deal_size_fails_on(capsys):
 
 def test_analyze_shows_progress_and_passes_rules(capsys):
     code, out, err = run(capsys, "analyze", "--size", "4x6", "--count", 10, "--gravity", "down",
-                         "--no-border", "--workers", 1)
+                         "--no-border", "--workers", 1, "--progress")
     assert code == 0
     assert "gravity=down" in out and "border=False" in out
     assert "analyze" in err  # the progress bar (or plain line) on stderr
+    # Without --progress, a stderr that is not a terminal (a log file) gets no bar.
+    code, out, err = run(capsys, "analyze", "--size", "4x6", "--count", 10, "--workers", 1)
+    assert code == 0 and "gravity=None" in out and err == ""
 
 
 def test_deal_seeds_are_independent_per_index_and_run():
@@ -419,7 +422,7 @@ def test_ctrl_c_stops_analyze_promptly(tmp_path):
     """A real SIGINT to a running ``llk analyze`` over a million deals: it stops within seconds,
     says so, exits 130, and leaves no thread behind (the process would hang otherwise)."""
     proc = subprocess.Popen([str(BIN / "llk"), "analyze", "--size", "10x10", "--count", "1000000",
-                             "--workers", "2"], cwd=tmp_path, stdout=subprocess.PIPE,
+                             "--workers", "2", "--progress"], cwd=tmp_path, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
 
     def busy():
@@ -491,3 +494,134 @@ def test_sizes_of_one_row_or_column_read_in_the_singular():
         llk.Board([[1, 0, 1]]).can_link((0, 0), (2, 2))
     with pytest.raises(llk.CoordinateError, match=r"off the board of 3 rows x 1 column\b"):
         llk.Board([[1], [0], [1]]).can_link((0, 0), (0, 2))
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("argv", [["generate", "4x4", "--seed", "1"], ["moves", "b.txt"],
+                                  ["solve", "b.txt"], ["render", "b.txt"],
+                                  ["analyze", "--size", "4x4", "--count", "2", "-q"]])
+def test_an_unwritable_or_closed_stdout_gives_one_line_and_exit_2(tmp_path, argv):
+    """A full disk (> /dev/full) and a closed stdout (>&-) are bad output, said in one line; a
+    closed stdout must not pass silently (print() to a None stdout writes nothing)."""
+    (tmp_path / "b.txt").write_text("1 1\n2 2\n")
+    command = [sys.executable, "-m", "llkcore", *argv]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(command, cwd=tmp_path, stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert one_error_line(done.stderr, argv[0]).endswith(
+        "cannot write the output: No space left on device")
+    done = subprocess.run(command, cwd=tmp_path, stderr=subprocess.PIPE, text=True, timeout=120,
+                          preexec_fn=lambda: os.close(1))
+    assert done.returncode == 2, done.stderr
+    assert one_error_line(done.stderr, argv[0]).endswith("cannot write the output: stdout is closed")
+
+
+def test_help_prints_on_an_ascii_stdout():
+    env = dict(os.environ, PYTHONIOENCODING="ascii")
+    done = subprocess.run([sys.executable, "-m", "llkcore", "--help"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "\\u8fde\\u8fde\\u770b" in done.stdout and not done.stderr
+
+
+def test_solve_refuses_bad_outputs_before_solving(tmp_path, capsys, monkeypatch):
+    board = tmp_path / "b.txt"
+    board.write_text("1 1\n2 2\n")
+    monkeypatch.setattr(cli.solve, "solve", lambda *a, **k: pytest.fail("solved first"))
+    for option, name, says in [("--json", "no/such/dir/out.json", "cannot write"),
+                               ("--svg", "no/such/dir/out.svg", "cannot write"),
+                               ("--svg", "out.png", "write a .svg file")]:
+        code, _, err = run(capsys, "solve", board, option, tmp_path / name)
+        assert code == 2 and says in one_error_line(err, "solve"), err
+    code, _, err = run(capsys, "solve", board, "--svg", "-", "--json", "-")
+    assert code == 2 and "cannot both have stdout" in one_error_line(err, "solve")
+    assert not (tmp_path / "out.png").exists()
+
+
+def test_solve_svg_to_stdout_sends_the_report_to_stderr(tmp_path, capsys):
+    board = tmp_path / "b.txt"
+    board.write_text("1 1\n2 2\n")
+    code, out, err = run(capsys, "solve", board, "--svg", "-")
+    assert code == 0, err
+    ET.fromstring(out)      # nothing but the picture
+    assert err.startswith("solvable (exact,") and "0,0 0,1" in err
+
+
+def test_render_solution_has_a_time_limit_and_unknown_says_why(tmp_path, capsys):
+    board = tmp_path / "hard.json"
+    run(capsys, "generate", "12x12", "--seed", 1, "--gravity", "down", "-o", board)
+    code, _, err = run(capsys, "render", board, "--solution", "-o", tmp_path / "s.svg",
+                       "--time-limit", 0.02)
+    assert code == 1
+    assert err.strip() == ("llk render: no solution to draw (unknown: time limit reached) "
+                           "(--time-limit gives it longer)")
+    assert not (tmp_path / "s.svg").exists()
+    code, out, err = run(capsys, "solve", board, "--node-limit", 5)
+    assert code == 0, err
+    assert out.startswith("unknown: node limit reached (exact, ")
+
+
+def test_unrecognized_arguments_are_blamed_on_the_command(capsys):
+    code, _, err = run(capsys, "generate", "--size", "8x18")
+    assert code == 2
+    assert err.strip() == ("llk generate: error: unrecognized arguments: --size "
+                           "(see 'llk generate -h')")
+    code, _, err = run(capsys, "--bogus")
+    assert code == 2 and err.strip() == "llk: error: unrecognized arguments: --bogus (see 'llk -h')"
+
+
+@pytest.mark.parametrize("command", [["generate", "8x18"], ["analyze", "--size", "8x18", "-q"],
+                                     ["play", "8x18"]])
+def test_copies_and_types_together_or_copies_beyond_the_board_are_refused(capsys, command):
+    code, _, err = run(capsys, *command, "--copies", 4, "--types", 3)
+    assert code == 2 and one_error_line(err, command[0]).endswith("give --copies or --types, not both")
+    code, _, err = run(capsys, *command, "--copies", 1000)
+    assert code == 2 and one_error_line(err, command[0]).endswith(
+        "--copies 1000: 1000 tiles of a type do not fit in 144 cells (at most 144)")
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_board_is_read_from_stdin_as_text_or_json(tmp_path, fmt):
+    board = llk.generate(4, 4, seed=2)
+    content = board.to_text() if fmt == "text" else board.to_json()
+    done = subprocess.run([sys.executable, "-m", "llkcore", "moves", "-"], input=content,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == len(board.moves())
+    np.save(tmp_path / "b.npy", board.grid)
+    with open(tmp_path / "b.npy", "rb") as fh:
+        done = subprocess.run([sys.executable, "-m", "llkcore", "solve", "-"], stdin=fh,
+                              capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert one_error_line(done.stderr, "solve").endswith("-: stdin holds a .npy array: give the "
+                                                         "file's name")
+
+
+@pytest.mark.parametrize("name, content, says", [
+    ("ragged.txt", b"1 1\n\n2 2 3\n", "ragged board: line 3 has 3 values, line 1 has 2"),
+    ("bytes.json", b"[[1, 1]]\xff\xfe", "invalid JSON: not UTF-8 text"),
+    ("huge.json", b"[[" + b"9" * 5000 + b"]]", "invalid JSON: a number too large for a board"),
+])
+def test_bad_files_are_explained(tmp_path, capsys, name, content, says):
+    (tmp_path / name).write_bytes(content)
+    code, _, err = run(capsys, "moves", tmp_path / name)
+    assert code == 2 and one_error_line(err, "moves").endswith(f"{name}: {says}"), err
+
+
+def test_a_byte_order_mark_is_skipped(tmp_path, capsys):
+    (tmp_path / "bom.txt").write_bytes(b"\xef\xbb\xbf1 1\n2 2\n")
+    code, out, err = run(capsys, "moves", tmp_path / "bom.txt")
+    assert code == 0 and out.splitlines() == ["0,0 0,1", "1,0 1,1"], err
+
+
+def test_an_unwritable_output_is_named_as_given(tmp_path, capsys, monkeypatch):
+    (tmp_path / "real").mkdir()
+    os.symlink(tmp_path / "real", tmp_path / "link")
+    monkeypatch.chdir(tmp_path)
+    for argv in (["generate", "4x4", "-o", "link/gone/b.txt"],
+                 ["analyze", "--size", "4x4", "--count", "1", "--json", "link/gone/a.json"]):
+        code, _, err = run(capsys, *argv)
+        assert code == 2
+        assert one_error_line(err, argv[0]).endswith(
+            f"error: {argv[-1]}: cannot write: No such file or directory"), err

@@ -375,3 +375,44 @@ def test_s_on_a_won_game_says_there_is_nothing_to_reshuffle():
     assert game.message == "board cleared: you won! q quits"
     game.handle("s")
     assert game.message.startswith("nothing to reshuffle") and board.is_clear()
+
+
+@needs_tmux
+def test_ctrl_c_ends_the_game_with_exit_code_130(terminal):
+    t = terminal("4x4", "--seed", 1)
+    t.wait_for("still winnable:")
+    t.keys("C-c")
+    screen = t.wait_for("EXITED 130")
+    assert "llk play: seed 1, 16 tiles left" in screen and "llk play: interrupted" in screen
+
+
+class FakeCurses:
+    """What tui._colours asks of curses, recording the colour pairs it sets up."""
+    A_REVERSE = A_BOLD = A_UNDERLINE = A_DIM = 1
+    COLOR_RED = COLOR_GREEN = COLOR_YELLOW = COLOR_BLUE = COLOR_MAGENTA = COLOR_CYAN = 0
+    error = Exception
+
+    def has_colors(self):
+        return True
+
+    def start_color(self):
+        pass
+
+    def use_default_colors(self):
+        pass
+
+    def init_pair(self, *args):
+        pass
+
+    def color_pair(self, i):
+        return i << 8
+
+
+@pytest.mark.parametrize("value, coloured", [(None, True), ("", True), ("1", False)])
+def test_no_color_set_and_not_empty_turns_the_colours_off(monkeypatch, value, coloured):
+    if value is None:
+        monkeypatch.delenv("NO_COLOR", raising=False)
+    else:
+        monkeypatch.setenv("NO_COLOR", value)
+    styles = tui._colours(FakeCurses())
+    assert any(k.startswith("colour:") for k in styles) == coloured

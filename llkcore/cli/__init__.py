@@ -14,6 +14,7 @@ never a traceback; 130 interrupted.
 """
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from typing import Optional, Sequence
@@ -36,29 +37,46 @@ def build_parser() -> Parser:
                     "(Link-up / Onet / Shisen-Sho) boards.",
                     epilog="Board files: the text grid (whitespace-separated ints, '.' empty, "
                            "'#' wall), .json (a saved game as llk generate and board.to_json() write "
-                           "it, or a plain grid) or .npy. "
+                           "it, or a plain grid) or .npy; BOARD '-' reads stdin (text or JSON). "
                            "Sizes: ROWSxCOLS, rows first (8x18 = 8 rows, 18 columns), or "
                            "kshisen-WxH as KShisen names its sizes.")
     parser.add_argument("--version", action="version", version=f"llkcore {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for command in COMMANDS:
         command.register(sub)
+    parser.commands = sub.choices       # name -> the command's parser, for main's errors
     return parser
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the ``llk`` command; returns the exit code."""
+    for stream in (sys.stdout, sys.stderr):
+        # A terminal or PYTHONIOENCODING without Chinese (the help says 连连看): escape what
+        # the encoding lacks rather than fail.
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            # The command's own parser says it, naming its help (llk generate -h), where the
+            # top-level parser would blame llk.
+            parser.commands.get(args.command, parser).error(
+                f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:
         return int(exc.code or 0) if not isinstance(exc.code, str) else 2
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
     prog = f"{PROG} {args.command}"
+    if sys.stdout is None:
+        # Started with stdout closed (llk moves b.txt >&-): print() would drop the output
+        # silently, so writing to it fails as a full disk does.
+        sys.stdout = _ClosedOutput()
     try:
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()      # a buffered write fails here (> /dev/full), not at exit
+        return code
     except UsageError as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
@@ -80,6 +98,33 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except BrokenPipeError:
         # The reader went away (llk moves board.txt | head): not an error. Point stdout at
         # devnull so the interpreter's final flush does not complain.
+        _discard_stdout()
+        return 0
+    except OSError as exc:
+        # Files name themselves (files.py turns their errors into UsageError), so an OSError
+        # here is stdout's: a full disk, a closed stream.
+        print(f"{prog}: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        _discard_stdout()
+        return 2
+
+
+class _ClosedOutput:
+    """sys.stdout when the process started without one: any write fails."""
+
+    def write(self, text: str) -> int:
+        if not text:
+            return 0
+        raise OSError(errno.EBADF, "stdout is closed")
+
+    def flush(self) -> None:
+        pass
+
+
+def _discard_stdout() -> None:
+    """Point stdout at devnull, so that the interpreter's final flush of what could not be
+    written does not complain."""
+    try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 0
+    except (OSError, AttributeError, ValueError):
+        pass        # no file descriptor (closed, or a test's capture): nothing will flush

@@ -10,8 +10,8 @@ from ..coords import size_words
 from ..deals import Deals, generate
 from ..errors import BoardError
 from .files import check_writable, write_text
-from .options import (SEED, SIZE_HELP, UsageError, add_deal_counts, add_rules, add_solver, int_in,
-                      parse_size, rules_from)
+from .options import (SEED, SIZE_HELP, UsageError, add_deal_counts, add_rules, add_solver,
+                      deal_counts, int_in, parse_size, rules_from)
 
 
 def register(sub) -> None:
@@ -34,7 +34,12 @@ def register(sub) -> None:
                    help="also rate each deal's difficulty (score, random-clear rate, trap "
                         "rate, branching; llk.rate): about 0.04 s per 8x18 deal, a second "
                         "with gravity")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    # Neither given: a bar when stderr is a terminal; a log file would fill with its updates.
+    p.add_argument("-q", "--quiet", dest="progress", action="store_false", default=None,
+                   help="no progress bar")
+    p.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="a progress bar on stderr even when it is not a terminal (default: "
+                        "only on a terminal)")
     add_solver(p)
     add_rules(p)
     p.set_defaults(func=run)
@@ -43,6 +48,7 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     rules = rules_from(args)
     rows, cols = args.size
+    deal_counts(args, rows * cols)
     try:
         # One deal up front, so that an impossible size fails as a usage error.
         generate(rows, cols, copies=args.copies, types=args.types, solvable=False, seed=0,
@@ -52,11 +58,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--size {rows}x{cols} with {counts}: {exc}") from None
     if args.json:
         check_writable(args.json)       # before the run, not after it
+    progress = args.progress if args.progress is not None else bool(
+        sys.stderr and sys.stderr.isatty())
     deals = Deals(rows, cols, args.count, copies=args.copies, types=args.types,
                   solvable=args.solvable, seed=args.seed, rules=rules)
     result = analyze(deals, rules=rules, strategy=args.strategy, node_limit=args.node_limit,
                      time_limit=args.time_limit, workers=args.workers,
-                     progress=not args.quiet, keep_moves=args.keep_moves, rate=args.rate)
+                     progress=progress, keep_moves=args.keep_moves, rate=args.rate)
     what = "solvable deals" if args.solvable else "random deals"
     # With --json - the JSON owns stdout and the table goes to stderr.
     table = sys.stderr if args.json == "-" else sys.stdout

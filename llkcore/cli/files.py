@@ -10,6 +10,7 @@ failed write never destroys the file that was there.
 """
 from __future__ import annotations
 
+import errno
 import io
 import json
 import os
@@ -71,24 +72,35 @@ def read_json(content: str, path: str) -> Any:
         return json.loads(content)
     except RecursionError:
         raise UsageError(f"{path}: JSON nested too deeply") from None
-    except ValueError as exc:      # syntax, and integers of more digits than Python reads
+    except ValueError as exc:
+        if "integer string conversion" in str(exc):     # more digits than Python reads
+            raise UsageError(f"{path}: invalid JSON: a number too large for a board") from None
         raise UsageError(f"{path}: invalid JSON: {exc}") from None
 
 
 def read_board(path: str, rules: Any) -> Board:
-    """A Board from a file. ``rules``: a function from the file's rules (or None) to the rules
-    to use (the command line's options override the file's)."""
+    """A Board from a file ('-': stdin, text or JSON). ``rules``: a function from the file's
+    rules (or None) to the rules to use (the command line's options override the file's)."""
     ext = os.path.splitext(path)[1].lower()
     file_rules: Optional[Rules] = None
     try:
-        if ext == ".npy":
+        if ext == ".npy" and path != "-":
             grid: Any = read_npy(path)
         else:
-            with open(path, "rb") as fh:
-                raw = fh.read(MAX_FILE_BYTES + 1)
+            if path == "-":
+                if sys.stdin is None:
+                    raise OSError(errno.EBADF, "stdin is closed")
+                raw = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+                if raw.startswith(b"\x93NUMPY"):
+                    raise UsageError("-: stdin holds a .npy array: give the file's name")
+                # No name to tell the format by: JSON is an object or a list, text never is.
+                ext = ".json" if raw.lstrip()[:1] in (b"{", b"[") else ""
+            else:
+                with open(path, "rb") as fh:
+                    raw = fh.read(MAX_FILE_BYTES + 1)
             if len(raw) > MAX_FILE_BYTES:
                 raise UsageError(f"{path}: larger than {MAX_FILE_BYTES >> 20} MiB, too large for a board")
-            content = raw.decode("utf-8")
+            content = raw.decode("utf-8-sig")     # a byte order mark (Notepad's UTF-8) skipped
             if ext == ".json":
                 data = read_json(content, path)
                 if saving.is_document(data):
@@ -107,6 +119,8 @@ def read_board(path: str, rules: Any) -> Board:
                 grid = parse_text(content)
         return Board(grid, rules=rules(file_rules))
     except UnicodeDecodeError:
+        if ext == ".json":
+            raise UsageError(f"{path}: invalid JSON: not UTF-8 text") from None
         raise UsageError(f"{path}: not a text board (use .npy or .json for other formats)") from None
     except OSError as exc:
         raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
@@ -137,7 +151,7 @@ def write_atomic(path: str, data: bytes) -> None:
         except OSError as exc:
             raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
         return
-    fd, tmp = temp_beside(target)
+    fd, tmp = temp_beside(target, path)
     renamed = False
     try:
         umask = os.umask(0)
@@ -164,14 +178,15 @@ def write_target(path: str) -> Tuple[str, bool]:
     return target, os.path.exists(target) and not os.path.isfile(target) and not os.path.isdir(target)
 
 
-def temp_beside(path: str) -> Tuple[int, str]:
+def temp_beside(path: str, shown: str) -> Tuple[int, str]:
     """(fd, name) of a new temporary file in ``path``'s folder, where write_atomic writes before
-    renaming; UsageError when it cannot be made there."""
+    renaming; UsageError naming ``shown`` (the name as the user gave it, not the link's target)
+    when it cannot be made there."""
     folder = os.path.dirname(os.path.abspath(path))
     try:
         return tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        raise UsageError(f"{shown}: cannot write: {exc.strerror or exc}") from None
 
 
 def check_writable(path: str) -> None:
@@ -186,7 +201,7 @@ def check_writable(path: str) -> None:
         if not os.access(target, os.W_OK):
             raise UsageError(f"{path}: cannot write: permission denied")
         return
-    fd, tmp = temp_beside(target)
+    fd, tmp = temp_beside(target, path)
     os.close(fd)
     os.unlink(tmp)
 
@@ -201,6 +216,16 @@ def board_extension(path: str) -> str:
     if ext not in BOARD_EXTENSIONS:
         raise UsageError(f"{path}: cannot write a board as {ext}: use .txt, .json or .npy "
                          "(pictures: llk render -o FILE.svg)")
+    return ext
+
+
+def output_extension(option: str, path: str, allowed: Tuple[str, ...], what: str) -> str:
+    """The extension of an output name, lower case; UsageError (``{option} {path}: write
+    {what}``) for one not in ``allowed``, so a picture never goes into a .png or .gif name of the
+    wrong format."""
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in allowed:
+        raise UsageError(f"{option} {path}: write {what}")
     return ext
 
 

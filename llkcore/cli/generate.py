@@ -8,7 +8,8 @@ from ..coords import size_words
 from ..deals import generate
 from ..errors import BoardError
 from .files import board_extension, write_board
-from .options import SEED, SIZE_HELP, UsageError, add_deal_counts, add_rules, parse_size, rules_from
+from .options import (SEED, SIZE_HELP, UsageError, add_deal_counts, add_rules, deal_counts,
+                      parse_size, rules_from)
 
 
 def register(sub) -> None:
@@ -27,6 +28,7 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     rows, cols = args.size
     rules = rules_from(args)
+    deal_counts(args, rows * cols)
     if args.output not in (None, "-"):
         board_extension(args.output)        # refuse an unwritable name before any work
     try:

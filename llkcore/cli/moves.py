@@ -6,13 +6,13 @@ import json
 import sys
 
 from .files import read_board
-from .options import add_rules, pair_text, rules_from
+from .options import add_board, add_rules, pair_text, rules_from
 
 
 def register(sub) -> None:
     p = sub.add_parser("moves", help="list the removable pairs",
                        description="List every removable pair as 'r1,c1 r2,c2'.")
-    p.add_argument("board", metavar="BOARD")
+    add_board(p)
     p.add_argument("--json", action="store_true", help="print a JSON list of [r1, c1, r2, c2]")
     add_rules(p)
     p.set_defaults(func=run)

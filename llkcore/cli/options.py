@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 import re
-from typing import Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 from .._core.state import MAX_SIDE
 from ..rules import GRAVITIES, PRESETS, Rules
@@ -20,6 +20,9 @@ class UsageError(Exception):
 
 class Parser(argparse.ArgumentParser):
     """argparse, but an error is one line (``llk analyze: error: ...``) and exit code 2."""
+
+    #: The top-level parser's commands by name (set by build_parser).
+    commands: Dict[str, "Parser"]
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} -h')\n")
@@ -93,12 +96,33 @@ def parse_pair(text: str) -> Tuple[Tuple[int, int], Tuple[int, int]]:
 SEED = int_in(0, 2**63 - 1)
 
 
+def add_board(p: argparse.ArgumentParser) -> None:
+    """BOARD: the board file of the commands that read one."""
+    p.add_argument("board", metavar="BOARD", help="a board file: text, .json or .npy; '-' reads "
+                   "stdin (text, or JSON when it starts with { or [)")
+
+
 def add_deal_counts(p: argparse.ArgumentParser) -> None:
     """--copies / --types: how many tiles of each type a deal has (every command that deals)."""
-    p.add_argument("--copies", type=int_in(2, 2**20), default=4, metavar="K",
+    # --copies defaults to None so that deal_counts can tell it was given.
+    p.add_argument("--copies", type=int_in(2, 2**20), default=None, metavar="K",
                    help="tiles per type (even, default 4)")
     p.add_argument("--types", type=int_in(1, 2**20), default=None, metavar="T",
                    help="number of types instead of --copies")
+
+
+def deal_counts(args: argparse.Namespace, cells: int) -> None:
+    """Check --copies / --types against each other and the ``cells`` to fill, and set
+    args.copies to its default 4 when neither is given. The API's generate() quietly lets
+    --types win over copies and makes pairs of a ``copies`` larger than the board; on the
+    command line both would contradict what was asked."""
+    if args.copies is not None and args.types is not None:
+        raise UsageError("give --copies or --types, not both")
+    if args.copies is not None and args.copies > cells:
+        raise UsageError(f"--copies {args.copies}: {args.copies} tiles of a type do not fit in "
+                         f"{cells} cells (at most {cells - cells % 2})")
+    if args.types is None and args.copies is None:
+        args.copies = 4
 
 
 def add_rules(p: argparse.ArgumentParser) -> None:
@@ -129,8 +153,26 @@ def add_solver(p: argparse.ArgumentParser) -> None:
                    help="exact search (default) or one of the seeds' heuristics")
     g.add_argument("--node-limit", type=int_in(1, 2**62), default=None, metavar="N",
                    help="give up (verdict unknown) after N search nodes per board")
-    g.add_argument("--time-limit", type=positive_seconds, default=None, metavar="S",
-                   help="give up (verdict unknown) after S seconds per board")
+    add_time_limit(g, None, "give up (verdict unknown) after S seconds per board")
+
+
+def add_time_limit(p, default: Optional[float], help: str) -> None:
+    """--time-limit S: seconds, positive."""
+    p.add_argument("--time-limit", type=positive_seconds, default=default, metavar="S", help=help)
+
+
+#: Why a solve answered unknown, by Solution.reason, as the commands say it.
+UNKNOWN_REASONS = {"time_limit": "time limit reached", "node_limit": "node limit reached",
+                   "cancelled": "cancelled", "stuck": "the heuristic found no move it would play"}
+
+
+def verdict_text(sol) -> str:
+    """'solvable', 'unsolvable', or 'unknown: time limit reached' (unknown says why)."""
+    from ..solver import Verdict
+    verdict = Verdict(sol.verdict).name.lower()
+    if sol.verdict == Verdict.UNKNOWN:
+        verdict += f": {UNKNOWN_REASONS.get(sol.reason, sol.reason or 'no reason given')}"
+    return verdict
 
 
 def pair_text(move) -> str:

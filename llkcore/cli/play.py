@@ -10,8 +10,8 @@ from ..coords import size_words
 from ..deals import generate
 from ..difficulty import DIFFICULTIES
 from ..errors import BoardError, DealError
-from .options import (SEED, SIZE_HELP, UsageError, add_deal_counts, add_rules, parse_size,
-                      positive_seconds, rules_from)
+from .options import (SEED, SIZE_HELP, UsageError, add_deal_counts, add_rules, add_time_limit,
+                      deal_counts, parse_size, rules_from)
 
 
 def register(sub) -> None:
@@ -19,7 +19,8 @@ def register(sub) -> None:
                        description="Play a generated, solvable deal in the terminal: arrows "
                                    "and space/enter (or typed row,col + enter) select two "
                                    "tiles; h hint (safe), u undo, r redo, s solvable "
-                                   "reshuffle, q quit.")
+                                   "reshuffle, q quit (Ctrl-C: exit code 130). NO_COLOR=1: no "
+                                   "colours.")
     p.add_argument("size", type=parse_size, nargs="?", default=(8, 18), metavar="SIZE",
                    help=SIZE_HELP + "; default kshisen")
     p.add_argument("--seed", type=SEED, default=None, metavar="S",
@@ -27,8 +28,7 @@ def register(sub) -> None:
     p.add_argument("--difficulty", choices=DIFFICULTIES, default=None,
                    help="a deal rated in this band (llk.rate)")
     add_deal_counts(p)
-    p.add_argument("--time-limit", type=positive_seconds, default=0.5, metavar="S",
-                   help="seconds for each winnability check and hint (default 0.5)")
+    add_time_limit(p, 0.5, "seconds for each winnability check and hint (default 0.5)")
     add_rules(p)
     p.set_defaults(func=run)
 
@@ -38,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
 
     rows, cols = args.size
     rules = rules_from(args)
+    deal_counts(args, rows * cols)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("play needs a terminal (stdin and stdout must be a tty)")
     seed = args.seed if args.seed is not None else fresh_seed()
@@ -57,7 +58,10 @@ def run(args: argparse.Namespace) -> int:
     # often stale (exported by a shell before a resize), so the terminal is asked instead.
     for name in ("LINES", "COLUMNS"):
         os.environ.pop(name, None)
-    curses.wrapper(tui.play, game)
-    outcome = "cleared" if board.is_clear() else f"{board.tiles_left} tiles left"
-    print(f"llk play: seed {seed}, {outcome}")
+    try:
+        curses.wrapper(tui.play, game)
+    finally:
+        # Said on Ctrl-C too (then exit 130), so the deal can be played again.
+        outcome = "cleared" if board.is_clear() else f"{board.tiles_left} tiles left"
+        print(f"llk play: seed {seed}, {outcome}")
     return 0

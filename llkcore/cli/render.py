@@ -3,12 +3,12 @@ the terminal."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from ..errors import CoordinateError
-from .files import read_board, write_atomic, write_text
-from .options import UsageError, add_rules, int_in, parse_pair, rules_from
+from .files import output_extension, read_board, write_atomic, write_text
+from .options import (UsageError, add_board, add_rules, add_time_limit, int_in, parse_pair,
+                      rules_from, verdict_text)
 
 PROG = "llk render"
 #: Picture formats of -o.
@@ -19,12 +19,13 @@ def register(sub) -> None:
     p = sub.add_parser("render", help="draw a board (SVG, PNG or text)",
                        description="Draw a board: a picture with -o FILE.svg or FILE.png (PNG "
                                    "needs Pillow: pip install 'llkcore[png]'), else text.")
-    p.add_argument("board", metavar="BOARD")
+    add_board(p)
     p.add_argument("-o", "--output", metavar="FILE", help=".svg or .png picture, or .txt text "
                    "(default: text on stdout)")
     p.add_argument("--path", type=parse_pair, metavar="r1,c1,r2,c2",
                    help="draw the path joining these two tiles")
     p.add_argument("--solution", action="store_true", help="number the tiles by a solution")
+    add_time_limit(p, 10.0, "seconds --solution may solve for (default 10)")
     p.add_argument("--cell", type=int_in(8, 512), default=36, metavar="PX",
                    help="cell size of the picture in pixels (default 36)")
     add_rules(p)
@@ -36,9 +37,8 @@ def run(args: argparse.Namespace) -> int:
     from ..solver import Verdict, solve
     board = read_board(args.board, lambda file_rules: rules_from(args, file_rules))
     out = args.output
-    kind = None if out in (None, "-") else os.path.splitext(out)[1].lower()
-    if kind is not None and kind not in PICTURES + (".txt",):
-        raise UsageError(f"-o {out}: write .svg or .png (a picture) or .txt (text)")
+    kind = None if out in (None, "-") else output_extension(
+        "-o", out, PICTURES + (".txt",), ".svg or .png (a picture) or .txt (text)")
     if kind == ".png":
         try:
             render.pillow()          # before any work: PNG needs the optional Pillow
@@ -58,10 +58,10 @@ def run(args: argparse.Namespace) -> int:
     if args.solution:
         if kind not in PICTURES:
             raise UsageError("--solution draws on a picture: give -o FILE.svg or FILE.png")
-        sol = solve(board)
+        sol = solve(board, time_limit=args.time_limit)
         if sol.verdict != Verdict.SOLVABLE:
-            print(f"{PROG}: no solution to draw ({Verdict(sol.verdict).name.lower()})",
-                  file=sys.stderr)
+            hint = " (--time-limit gives it longer)" if sol.reason == "time_limit" else ""
+            print(f"{PROG}: no solution to draw ({verdict_text(sol)}){hint}", file=sys.stderr)
             return 1
         solution = sol.moves
     if kind == ".svg":

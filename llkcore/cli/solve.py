@@ -3,16 +3,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from ..solver import Verdict, solve
-from .files import read_board, write_text
-from .options import add_rules, add_solver, pair_text, rules_from
+from .files import check_writable, output_extension, read_board, write_text
+from .options import (UsageError, add_board, add_rules, add_solver, pair_text, rules_from,
+                      verdict_text)
 
 
 def register(sub) -> None:
     p = sub.add_parser("solve", help="solve one board", description="Solve one board file.")
-    p.add_argument("board", metavar="BOARD")
-    p.add_argument("--svg", metavar="FILE", help="draw the board with the solution numbered")
+    add_board(p)
+    p.add_argument("--svg", metavar="FILE", help="draw the board with the solution numbered, "
+                   "as FILE.svg ('-' for stdout: the report then goes to stderr)")
     p.add_argument("--json", metavar="FILE", help="write the result as JSON ('-' for stdout)")
     add_solver(p)
     add_rules(p)
@@ -20,10 +23,18 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.svg not in (None, "-"):
+        output_extension("--svg", args.svg, (".svg",), "a .svg file (a PNG: llk render "
+                         "--solution -o FILE.png)")
+    if args.svg == "-" and args.json == "-":
+        raise UsageError("--svg - and --json - cannot both have stdout")
+    for out in (args.json, args.svg):
+        if out:
+            check_writable(out)         # before the solve, not after it
     board = read_board(args.board, lambda file_rules: rules_from(args, file_rules))
     sol = solve(board, strategy=args.strategy, node_limit=args.node_limit,
                 time_limit=args.time_limit)
-    verdict = Verdict(sol.verdict).name.lower()
+    verdict = Verdict(sol.verdict).name.lower()        # the JSON's: the reason has its own key
     moves = sol.moves if sol.verdict == Verdict.SOLVABLE else None
     if args.json:
         r = board.rules
@@ -35,10 +46,13 @@ def run(args: argparse.Namespace) -> int:
                 "moves": None if moves is None else [[a[0], a[1], b[0], b[1]] for a, b in moves]}
         write_text(args.json, json.dumps(data) + "\n")
     else:
-        print(f"{verdict} ({args.strategy}, {sol.nodes} nodes, {1000 * sol.seconds:.2f} ms)")
+        # With --svg - the picture owns stdout and the report goes to stderr.
+        report = sys.stderr if args.svg == "-" else sys.stdout
+        print(f"{verdict_text(sol)} ({args.strategy}, {sol.nodes} nodes, {1000 * sol.seconds:.2f} ms)",
+              file=report)
         if moves is not None:
             for k, move in enumerate(moves, 1):
-                print(f"{k:4d}  {pair_text(move)}")
+                print(f"{k:4d}  {pair_text(move)}", file=report)
     if args.svg:
         from ..render import svg
         write_text(args.svg, svg(board, solution=moves))
