@@ -11,6 +11,7 @@ from typing import Dict, Optional, Tuple
 
 from .._core.state import MAX_SIDE
 from ..rules import GRAVITIES, PRESETS, Rules
+from ..verdict import Verdict
 from ..solver import STRATEGIES
 
 
@@ -168,7 +169,6 @@ UNKNOWN_REASONS = {"time_limit": "time limit reached", "node_limit": "node limit
 
 def verdict_text(sol) -> str:
     """'solvable', 'unsolvable', or 'unknown: time limit reached' (unknown says why)."""
-    from ..solver import Verdict
     verdict = Verdict(sol.verdict).name.lower()
     if sol.verdict == Verdict.UNKNOWN:
         verdict += f": {UNKNOWN_REASONS.get(sol.reason, sol.reason or 'no reason given')}"
