@@ -51,8 +51,9 @@ class Analysis:
     ``ratings``: with ``rate=True``, a dict of float64 arrays, one per RATING_FIELDS name
     (``llk.rate`` of each board with its defaults), else None.
 
-    Also: ``strategy``, ``rules`` (as passed to analyze; None means the default rules, or each
-    Board's own), ``node_limit``, ``time_limit``, ``workers`` (threads; for Dask the cluster's
+    Also: ``strategy``, ``rules`` (the rules every board was solved under: as passed to
+    analyze, or the Boards' own when they share one set; None when they differ),
+    ``node_limit``, ``time_limit``, ``workers`` (threads; for Dask the cluster's
     threads) and ``wall_seconds`` (the whole run).
     """
 
@@ -234,7 +235,8 @@ class Analysis:
         """One Analysis of several, in the given order (moves kept only if every part kept them,
         ratings only if every part has them).
 
-        The parameters (strategy, rules, limits) are taken from the first part.
+        The parameters (strategy, limits) are taken from the first part; the rules are the
+        parts' when every part that holds boards has the same, else None.
         """
         parts = list(parts)
         if not parts:
@@ -246,8 +248,10 @@ class Analysis:
         ratings = {name: np.concatenate([p.ratings[name] for p in parts])  # type: ignore[index]
                    for name in RATING_FIELDS} if rated else None
         first = parts[0]
+        shared = {p.rules for p in parts if len(p)} or {first.rules}
         return cls(*columns_of(lambda name: np.concatenate([getattr(p, name) for p in parts])),
-                   moves, strategy=first.strategy, rules=first.rules,
+                   moves, strategy=first.strategy,
+                   rules=shared.pop() if len(shared) == 1 else None,
                    node_limit=first.node_limit, time_limit=first.time_limit,
                    workers=workers, wall_seconds=wall_seconds, ratings=ratings)
 

@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 import numpy as np
 
@@ -270,10 +270,17 @@ def analyze(grids: Any, *, rules: Optional[Rules] = None, strategy: str = "exact
     try:
         # Even one worker is a pool thread: the calling thread stays free to notice Ctrl-C
         # while a kernel runs without the GIL, and every worker count runs the same code.
-        _run_threads(enumerate(items), n_workers, solver, rules, keep_moves, rate, columns, bar)
+        solved_under = _run_threads(enumerate(items), n_workers, solver, rules, keep_moves, rate,
+                                    columns, bar)
     finally:
         bar.close()
     wall = time.perf_counter() - start
+    # The rules every board was solved under, when they share one set (Boards bring their own):
+    # a saved result then says what was analysed.
+    if len(solved_under) == 1:
+        rules = solved_under.pop()
+    elif solved_under:
+        rules = None
     return Analysis(*columns.columns(), columns.moves, strategy=strategy, rules=rules,
                     node_limit=node_limit, time_limit=time_limit, workers=n_workers,
                     wall_seconds=wall, ratings=columns.ratings())
@@ -281,7 +288,10 @@ def analyze(grids: Any, *, rules: Optional[Rules] = None, strategy: str = "exact
 
 def _run_threads(items: Iterator[Tuple[int, Any]], n_workers: int, solver: Solver,
                  rules: Optional[Rules], keep_moves: bool, rate: bool, columns: _Columns,
-                 bar: _Progress) -> None:
+                 bar: _Progress) -> Set[Rules]:
+    """Solve the items on ``n_workers`` threads, storing rows in ``columns``; returns the
+    rules the boards were solved under."""
+    solved_under: Set[Rules] = set()
     window = _WINDOW_PER_WORKER * n_workers
     executor = ThreadPoolExecutor(max_workers=n_workers, thread_name_prefix=THREAD_NAME_PREFIX)
     pending: Dict[Future, int] = {}
@@ -295,6 +305,7 @@ def _run_threads(items: Iterator[Tuple[int, Any]], n_workers: int, solver: Solve
                     exhausted = True
                     break
                 board = _prepare(i, item, rules)
+                solved_under.add(board.rules)
                 pending[executor.submit(_solve_one, solver, keep_moves, board, rate=rate)] = i
             if not pending:
                 break
@@ -320,6 +331,7 @@ def _run_threads(items: Iterator[Tuple[int, Any]], n_workers: int, solver: Solve
     finally:
         # Every thread has exited when analyze returns or raises.
         executor.shutdown(wait=True, cancel_futures=True)
+    return solved_under
 
 
 def analysis_threads() -> List[threading.Thread]:

@@ -135,8 +135,11 @@ def analyze(collection: Any, *, rules: Optional[Rules] = None, strategy: str = "
         raise type(exc)(f"board {sum(sizes) + index}: {detail}") from None
     wall = time.perf_counter() - start
     result = Analysis.concat(parts, workers=_cluster_threads(default=None), wall_seconds=wall)
-    # Parameters as asked, also when there was no partition to take them from.
-    result.strategy, result.rules = strategy, rules
+    # Parameters as asked, also when there was no partition to take them from (the rules, when
+    # not given, are the boards' own if they share one set: concat).
+    result.strategy = strategy
+    if rules is not None:
+        result.rules = rules
     result.node_limit, result.time_limit = node_limit, time_limit
     return result
 

@@ -179,6 +179,22 @@ def test_a_saved_result_loads_back(options, tmp_path):
             llk.Analysis.from_dict(bad)
 
 
+def test_the_result_names_the_rules_its_boards_were_solved_under():
+    """Boards bring their own rules: a result of gravity deals said rules None, like a run
+    under the default rules (a batch audit). Mixed rules stay None."""
+    down = llk.Rules(gravity="down")
+    gravity_deals = [llk.generate(4, 6, seed=i, solvable=False, rules=down) for i in range(3)]
+    result = llk.analyze(gravity_deals, workers=1)
+    assert result.rules == down and result.to_dict()["parameters"]["rules"]["gravity"] == "down"
+    assert llk.analyze([b.grid for b in gravity_deals], workers=1).rules == llk.Rules()
+    mixed = gravity_deals + [llk.generate(4, 6, seed=9, solvable=False)]
+    assert llk.analyze(mixed, workers=1).rules is None
+    assert llk.analyze([], rules=down).rules == down and llk.analyze([]).rules is None
+    halves = [llk.analyze(gravity_deals[:1]), llk.analyze([]), llk.analyze(gravity_deals[1:])]
+    assert llk.Analysis.concat(halves).rules == down
+    assert llk.Analysis.concat([halves[0], llk.analyze(mixed[-1:])]).rules is None
+
+
 def test_input_forms_agree():
     boards = deals(9, 6, 8, seed=21)
     stack = np.stack([b.grid for b in boards])
