@@ -562,6 +562,23 @@ def test_render_solution_has_a_time_limit_and_unknown_says_why(tmp_path, capsys)
     assert out.startswith("unknown: node limit reached (exact, ")
 
 
+def test_pictures_go_to_devices_and_options_that_cannot_apply_are_refused(tmp_path, capsys):
+    """The README: a device such as /dev/null is written in place, so its name needs no
+    extension; --time-limit without --solution and -q with --progress contradict each other
+    (both were taken silently: a README audit)."""
+    board = tmp_path / "b.txt"
+    run(capsys, "generate", "4x4", "--seed", 1, "-o", board)
+    assert run(capsys, "render", board, "-o", os.devnull)[0] == 0
+    assert run(capsys, "solve", board, "--svg", os.devnull)[0] == 0
+    code, _, err = run(capsys, "render", board, "--time-limit", 1, "-o", tmp_path / "x.svg")
+    assert code == 2 and "--time-limit bounds the solve of --solution" in err
+    assert not (tmp_path / "x.svg").exists()
+    code, _, err = run(capsys, "analyze", "--size", "4x4", "--count", 1, "-q", "--progress")
+    assert code == 2 and "not allowed with argument -q/--quiet" in err
+    code, _, err = run(capsys, "render", board, "-o", tmp_path / "x.gif")
+    assert code == 2 and "write .svg or .png" in err
+
+
 def test_unrecognized_arguments_are_blamed_on_the_command(capsys):
     code, _, err = run(capsys, "generate", "--size", "8x18")
     assert code == 2

@@ -35,11 +35,12 @@ def register(sub) -> None:
                         "rate, branching; llk.rate): about 0.04 s per 8x18 deal, a second "
                         "with gravity")
     # Neither given: a bar when stderr is a terminal; a log file would fill with its updates.
-    p.add_argument("-q", "--quiet", dest="progress", action="store_false", default=None,
-                   help="no progress bar")
-    p.add_argument("--progress", dest="progress", action="store_true", default=None,
-                   help="a progress bar on stderr even when it is not a terminal (default: "
-                        "only on a terminal)")
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("-q", "--quiet", dest="progress", action="store_false", default=None,
+                       help="no progress bar")
+    shown.add_argument("--progress", dest="progress", action="store_true", default=None,
+                       help="a progress bar on stderr even when it is not a terminal "
+                            "(default: only on a terminal)")
     add_solver(p)
     add_rules(p)
     p.set_defaults(func=run)

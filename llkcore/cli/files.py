@@ -224,9 +224,11 @@ def output_extension(option: str, path: str, allowed: Tuple[str, ...], what: str
     {what}``) for one not in ``allowed``, so a picture never goes into a .png or .gif name of the
     wrong format."""
     ext = os.path.splitext(path)[1].lower()
-    if ext not in allowed:
+    if ext not in allowed and not write_target(path)[1]:
+        # (A device or a pipe, /dev/null say, has no extension to check: the first allowed
+        # format is written to it.)
         raise UsageError(f"{option} {path}: write {what}")
-    return ext
+    return ext if ext in allowed else allowed[0]
 
 
 def write_board(board: Board, path: Optional[str]) -> None:

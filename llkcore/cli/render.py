@@ -25,7 +25,7 @@ def register(sub) -> None:
     p.add_argument("--path", type=parse_pair, metavar="r1,c1,r2,c2",
                    help="draw the path joining these two tiles")
     p.add_argument("--solution", action="store_true", help="number the tiles by a solution")
-    add_time_limit(p, 10.0, "seconds --solution may solve for (default 10)")
+    add_time_limit(p, None, "seconds --solution may solve for (default 10)")
     p.add_argument("--cell", type=int_in(8, 512), default=36, metavar="PX",
                    help="cell size of the picture in pixels (default 36)")
     add_rules(p)
@@ -55,10 +55,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"{PROG}: {a} and {b} do not link under these rules", file=sys.stderr)
             return 1
     solution = None
+    if args.time_limit is not None and not args.solution:
+        raise UsageError("--time-limit bounds the solve of --solution: give both")
     if args.solution:
         if kind not in PICTURES:
             raise UsageError("--solution draws on a picture: give -o FILE.svg or FILE.png")
-        sol = solve(board, time_limit=args.time_limit)
+        sol = solve(board, time_limit=10.0 if args.time_limit is None else args.time_limit)
         if sol.verdict != Verdict.SOLVABLE:
             hint = " (--time-limit gives it longer)" if sol.reason == "time_limit" else ""
             print(f"{PROG}: no solution to draw ({verdict_text(sol)}){hint}", file=sys.stderr)
