@@ -546,12 +546,18 @@ class Board:
         insight = self._insight
         if insight is None:
             insight = self._insight = _insight.Insight()
+        state, known = self._snapshot()
+        return insight, state, known, seconds
+
+    def _snapshot(self) -> Tuple[GridState, List[np.ndarray]]:
+        """(a copy of the position, [its certificate as padded cells] or []), read under one
+        hold of the writer lock: what the solver, the play-time queries and ratings start from."""
         with self._writer:
             state = self._state.copy()
             certificate = self._certificate
         known = [] if not certificate else [cells_of(np.array(certificate).reshape(-1, 4),
                                                      self._width)]
-        return insight, state, known, seconds
+        return state, known
 
     def winnable(self, *, time_limit: Optional[float] = 1.0) -> Verdict:
         """Can the position still be cleared? SOLVABLE (a clearing sequence was found),

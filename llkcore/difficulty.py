@@ -31,7 +31,6 @@ from ._core import playouts as _playouts
 from ._core.state import GridState
 from .board import Board, GridLike, board_for
 from .checks import choice, flag, integer, node_budget
-from .coords import cells_of
 from .rules import Rules
 from .verdict import Verdict
 
@@ -124,16 +123,12 @@ def rating_of(board: Board, playouts: int = PLAYOUTS, seed: int = 0,
     item another thread sets to stop the careful game (analyze's workers, on Ctrl-C); the
     Rating is then partial, for a caller that drops it."""
     rules = board.rules
-    with board._writer:
-        state = board._state.copy()
-        certificate = board.certificate
+    state, known = board._snapshot()
     stuck = stuck_count(state, rules, playouts, _deals.rng_state(seed))
     score = score_of(stuck, playouts)
     counts = {"traps": 0, "decided": 0, "undecided": 0, "positions": 0, "branching": 0,
               "length": 0}
     if traps:
-        known = [] if not certificate else [cells_of(np.array(certificate).reshape(-1, 4),
-                                                     board._width)]
         _careful_game(state, rules, node_limit, _deals.rng_state(seed, _GAME_STREAM), known,
                       counts, cancel)
     return Rating(

@@ -43,7 +43,7 @@ from . import _insight
 from ._core import solve as _solve
 from .board import GridLike, board_for
 from .checks import choice, integer, move_sequence, node_budget, seconds
-from .coords import Move, cells_of, moves_of
+from .coords import Move, moves_of
 from .rules import Rules, as_rules
 from .verdict import VERDICT_OF_STATUS as _VERDICT_OF_STATUS
 from .verdict import Verdict
@@ -201,15 +201,12 @@ class Solver:
         start = time.perf_counter()
         board = board_for(board_or_grid, self.rules)
         rules = board.rules
-        with board._writer:
-            state = board._state.copy()
-            known = board._certificate
+        state, known = board._snapshot()
         if known and self.strategy == "exact" and not self.cancelled:
             # The answer is already in hand (a generated or reshuffled board's certificate, or
             # one set by the caller): what is left of it, proved by replay, instead of a search
             # that can take longer than any limit on a big deal.
-            cells = _insight.reuse(state, rules, [cells_of(np.array(known).reshape(-1, 4),
-                                                           board._width)])
+            cells = _insight.reuse(state, rules, known)
             if cells is not None:
                 return Solution(verdict=Verdict.SOLVABLE, moves=moves_of(cells, board._width),
                                 nodes=0, seconds=time.perf_counter() - start,
