@@ -5,12 +5,12 @@ in input order plus the parameters of the run, so a saved result says how to rep
 """
 from __future__ import annotations
 
-import math
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
 
+from .checks import seconds as seconds_limit
 from .coords import Move
 from .rules import Rules
 from .solver import Verdict
@@ -87,8 +87,7 @@ class Analysis:
         # Plain ints and floats (numpy scalars are accepted as limits), no limit as None: to_dict
         # is JSON, and an infinite time limit is none.
         self.node_limit = None if node_limit is None else int(node_limit)
-        self.time_limit = (None if time_limit is None or math.isinf(time_limit)
-                           else float(time_limit))
+        self.time_limit = seconds_limit(time_limit, "time_limit")
         self.workers = workers
         self.wall_seconds = wall_seconds
 

@@ -534,3 +534,13 @@ def test_limits_given_as_numpy_scalars_or_infinity_make_json():
     assert params["node_limit"] == 1000 and params["time_limit"] == 1.0
     endless = llk.analyze(deals, time_limit=float("inf"), workers=1).to_dict()["parameters"]
     assert endless["time_limit"] is None and "Infinity" not in json.dumps(endless)
+
+
+def test_a_time_limit_beyond_any_float_is_no_limit():
+    """An edges audit: analyze(time_limit=10**400) solved the batch, then raised OverflowError
+    building its Analysis; every other call reads an int beyond any float as no limit."""
+    deals = [llk.generate(4, 4, seed=i) for i in range(2)]
+    result = llk.analyze(deals, time_limit=10**400, workers=1)
+    assert result.time_limit is None and list(result.verdict) == [llk.Verdict.SOLVABLE] * 2
+    with pytest.raises(ValueError, match="time_limit"):
+        llk.Analysis([1], [0], [0], [0], [0.0], time_limit=-1)
