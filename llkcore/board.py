@@ -23,7 +23,7 @@ from ._core import state as _state
 from ._core.reader import GridReader
 from ._core.state import MAX_SIDE, GridState
 from ._insight import Hint, Traps
-from .checks import (flag, integer, is_array, move_sequence, point as check_point,
+from .checks import (flag, integer, is_array, label_key, move_sequence, point as check_point,
                      seconds as check_seconds)
 from .coords import Move, Point, cells_of, moves_of, point_of, points_of, size_words
 from .errors import BoardError, CoordinateError, IllegalMove
@@ -772,18 +772,6 @@ def _int_queries(queries: Any, q: np.ndarray) -> np.ndarray:
     return np.array([[int(v) for v in row] for row in queries], dtype=np.int64)
 
 
-# The one key of every NaN label: NaN equals nothing, itself included, so as a dict key each NaN
-# object would be a label of its own (each NaN cell of a float grid a new tile type).
-_NAN_LABEL = float("nan")
-
-
-def _label_key(label: Hashable) -> Hashable:
-    """How labels are told apart: as dict keys are, except that every NaN is one label."""
-    if isinstance(label, (float, complex, np.floating, np.complexfloating)) and label != label:
-        return _NAN_LABEL
-    return label
-
-
 def _label_grid(grid: Any, empty: Hashable, walls: Iterable[Hashable],
                 labels: Dict[int, Hashable]) -> List[List[int]]:
     """Number the labels of ``grid`` (extending ``labels``: number -> label): tiles 1, 2, ...,
@@ -791,12 +779,12 @@ def _label_grid(grid: Any, empty: Hashable, walls: Iterable[Hashable],
     if not _sequence(grid):
         raise BoardError(f"a board must be a 2-D grid of labels, got {type(grid).__name__}")
     try:
-        wall_set = {_label_key(label) for label in walls}
-        code = {_label_key(label): number for number, label in labels.items()}
+        wall_set = {label_key(label) for label in walls}
+        code = {label_key(label): number for number, label in labels.items()}
     except TypeError as exc:
         raise BoardError(f"labels must be hashable: {exc}") from None
     labels[0] = empty
-    code[_label_key(empty)] = 0
+    code[label_key(empty)] = 0
     next_tile = max((k for k in labels if k > 0), default=0) + 1
     next_wall = min((k for k in labels if k < 0), default=0) - 1
     out = []
@@ -814,7 +802,7 @@ def _label_grid(grid: Any, empty: Hashable, walls: Iterable[Hashable],
             except TypeError:
                 raise BoardError(f"labels must be hashable, got {type(label).__name__} at {(r, c)}") from None
             if number is None:
-                key = _label_key(label)
+                key = label_key(label)
                 number = code.get(key)
             if number is None:
                 if key in wall_set:
@@ -830,10 +818,10 @@ def _label_grid(grid: Any, empty: Hashable, walls: Iterable[Hashable],
 
 def _number_walls(walls: Iterable[Hashable], labels: Dict[int, Hashable]) -> None:
     """Give each label of ``walls`` that ``labels`` (number -> label) lacks the next wall number."""
-    known = {_label_key(label) for label in labels.values()}
+    known = {label_key(label) for label in labels.values()}
     for label in walls:
-        if _label_key(label) not in known:
-            known.add(_label_key(label))
+        if label_key(label) not in known:
+            known.add(label_key(label))
             labels[min(labels) - 1] = label         # (labels holds 0, the empty label)
 
 

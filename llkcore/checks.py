@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Sequence
-from typing import Any, List, Optional, Tuple, Type
+from typing import Any, Hashable, List, Optional, Tuple, Type
 
 import numpy as np
 
@@ -69,6 +69,18 @@ def seconds(value: Any, name: str, *, positive: bool = False) -> Optional[float]
         raise ValueError(f"{name} must be {'a positive' if positive else 'a non-negative'} "
                          f"number of seconds, got {value!r}")
     return None if math.isinf(v) else v
+
+
+# The one key of every NaN label: NaN equals nothing, itself included, so as a dict key each NaN
+# object would be a label of its own (each NaN cell of a float grid a new tile type).
+_NAN_LABEL = float("nan")
+
+
+def label_key(label: Hashable) -> Hashable:
+    """How labels are told apart: as dict keys are, except that every NaN is one label."""
+    if isinstance(label, (float, complex, np.floating, np.complexfloating)) and label != label:
+        return _NAN_LABEL
+    return label
 
 
 def flag(value: Any, name: str) -> bool:

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Dict, Hashable, List, Optional, Tuple, Ty
 
 import numpy as np
 
-from .checks import optional_integer, point as check_point
+from .checks import INT32_MAX, label_key, optional_integer, point as check_point
 from .coords import Move, cells_of
 from .errors import BoardError, CoordinateError, IllegalMove
 from .rules import Rules
@@ -365,11 +365,15 @@ def _labels_in(value: Any, board: "Board", grid: Any, start: Any) -> Optional[Di
         if not isinstance(item, list) or len(item) != 2 or type(item[0]) is not int:
             raise BoardError(f"saved board: a label entry is [number, label], got {item!r}")
         number, label = item[0], _label_in(item[1])
-        if number in labels or label in seen:
+        if not -INT32_MAX - 1 <= number <= INT32_MAX:
+            raise BoardError(f"saved board: label number {number} is not an int32 (no cell "
+                             "can hold it)")
+        # (Every NaN is one label, as Board.from_labels reads them: label_key.)
+        if number in labels or label_key(label) in seen:
             raise BoardError(f"saved board: number {number} or label {label!r} appears twice in "
                              "\"labels\"")
         labels[number] = label
-        seen.add(label)
+        seen.add(label_key(label))
     if 0 not in labels:
         raise BoardError("saved board: \"labels\" has no label for an empty cell (number 0)")
     grids = [np.asarray(grid)] + ([np.asarray(start["grid"])] if start is not None else [])

@@ -226,6 +226,11 @@ def saved(**changes):
     (saved(labels=[[0, None], [0, "a"]]), "appears twice"),
     (saved(labels=[[0, None], [1, "a"]]), "does not name"),
     (saved(labels=[[0, {"a": 1}]]), "a label is"),
+    # Every NaN is one label (Board.from_labels), and a label's number is a cell's int32
+    # (an edges audit: both were loaded).
+    (saved(labels=[[0, None], [1, {"float": "nan"}], [2, {"float": "nan"}]]), "appears twice"),
+    (saved(labels=[[0, None], [1, "a"], [2, "b"], [2**31, "c"]]), "not an int32"),
+    (saved(labels=[[0, None], [1, "a"], [2, "b"], [-2**31 - 1, "c"]]), "not an int32"),
     # deep enough for a RecursionError, not for json's own "nested too deeply" (helper audit)
     (saved(labels=[[0, None], [1, "a"], [2, json.loads("[" * 600 + "]" * 600)]]), "nested more than 32"),
 ])
