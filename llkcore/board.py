@@ -616,9 +616,35 @@ class Board:
 
     def __deepcopy__(self, memo: dict) -> "Board":
         other = self._copy_board(type(self))
-        if getattr(self, "__dict__", None):            # a subclass's own attributes
-            other.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        other._set_own_attributes(copy.deepcopy(self._own_attributes(), memo))
         return other
+
+    def _own_attributes(self) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+        """A subclass's own attributes, as pickle takes them: (its ``__dict__``, the values of
+        the ``__slots__`` it adds). What copies and pickling carry beside the Board's state."""
+        slots: Dict[str, Any] = {}
+        for cls in type(self).__mro__:
+            if cls is Board:
+                break
+            names = cls.__dict__.get("__slots__", ())
+            for name in (names,) if isinstance(names, str) else names:
+                if name in ("__dict__", "__weakref__"):
+                    continue
+                if name.startswith("__") and not name.endswith("__"):     # private: mangled
+                    name = f"_{cls.__name__.lstrip('_')}{name}"
+                try:
+                    slots[name] = getattr(self, name)
+                except AttributeError:      # a slot never set
+                    pass
+        return dict(getattr(self, "__dict__", {})), slots
+
+    def _set_own_attributes(self, attributes: Tuple[Dict[str, Any], Dict[str, Any]]) -> None:
+        """Give a copy the attributes ``_own_attributes`` read (as unpickling does)."""
+        in_dict, in_slots = attributes
+        if in_dict:
+            self.__dict__.update(in_dict)
+        for name, value in in_slots.items():
+            object.__setattr__(self, name, value)
 
     def _clears(self, moves: Sequence[Move]) -> bool:
         """Do ``moves`` (pairs of points), replayed on a copy, clear this position? Every move
@@ -635,8 +661,7 @@ class Board:
         """An independent copy (grid, index, history, certificate, labels, seed), of this
         board's class; a subclass's own attributes are copied as ``copy.copy`` would."""
         other = self._copy_board(type(self))
-        if getattr(self, "__dict__", None):
-            other.__dict__.update(self.__dict__)
+        other._set_own_attributes(self._own_attributes())
         return other
 
     def _work_copy(self) -> "Board":
@@ -675,9 +700,11 @@ class Board:
     def __reduce__(self):
         # Pickling ships the saved document (grids as arrays); unpickling replays its history
         # exactly as from_json does, all but the certificates' replay (saving.restore).
-        # A subclass's own attributes follow as the state pickle sets on the restored board.
+        # A subclass's own attributes follow as the state pickle sets on the restored board
+        # ((__dict__, slots): pickle's own form, which it sets without a __setstate__).
+        in_dict, in_slots = self._own_attributes()
         return (type(self)._restore, (saving.document(self, arrays=True),),
-                getattr(self, "__dict__", None) or None)
+                (in_dict or None, in_slots) if in_slots else (in_dict or None))
 
     @classmethod
     def _restore(cls, document: dict) -> "Board":

@@ -634,3 +634,33 @@ def test_a_subclass_survives_copies_and_pickling_and_its_overrides_stay_out_of_i
     assert pickle.loads(pickle.dumps(board)).screen == {"id": 7}
     board.certificate = [((0, 2), (0, 3))]
     assert clicks == [((0, 0), (0, 1))]     # only the bot's own call
+
+
+class SlotBoard(llk.Board):
+    __slots__ = ("screen", "__secret", "unset")
+
+
+class SlotChild(SlotBoard):
+    """A subclass of a slotted subclass, with a __dict__ again."""
+
+
+def test_a_subclass_with_slots_keeps_them_through_copies_and_pickling():
+    """An edges audit: only a subclass's __dict__ was carried, so __slots__ attributes were
+    lost by copy and pickle (an AttributeError later)."""
+    import copy
+    import pickle
+
+    for cls in (SlotBoard, SlotChild):
+        board = cls([[1, 1, 2, 2]])
+        board.screen = {"id": 7}
+        board._SlotBoard__secret = "s"
+        if cls is SlotChild:
+            board.note = "n"
+        board.remove((0, 0), (0, 1))
+        for other in (board.copy(), copy.copy(board), copy.deepcopy(board),
+                      pickle.loads(pickle.dumps(board))):
+            assert type(other) is cls and other.tiles_left == 2
+            assert other.screen == {"id": 7} and other._SlotBoard__secret == "s"
+            assert not hasattr(other, "unset")
+            assert cls is SlotBoard or other.note == "n"
+        assert board.copy().screen is board.screen and copy.deepcopy(board).screen is not board.screen
