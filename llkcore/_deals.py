@@ -22,7 +22,7 @@ from ._core import solve as _solve
 from ._core.reader import GridReader
 from ._core.state import GridState
 from .checks import integer, is_array
-from .coords import Move, cells_of, moves_of
+from .coords import Move, moves_of
 from .errors import BoardError, DealError
 from .rules import Rules
 
@@ -249,12 +249,7 @@ def reshuffle_types(state: GridState, rules: Rules, *, solvable: bool = True,
     the reshuffled position (None when ``solvable`` is False). Reads ``state`` only.
     """
     stream = rng_state(seed)
-    grid = np.array(state.grid_view())
-    occupied = grid > 0
-    width = state.width
-    rc = np.argwhere(occupied)
-    cells = cells_of(rc, width).ravel()
-    before = np.ascontiguousarray(grid[occupied], dtype=np.int32)
+    cells, before = state.tile_cells()
     if not solvable:
         after = before.copy()
         _deal.permute(after, stream)
@@ -266,6 +261,9 @@ def reshuffle_types(state: GridState, rules: Rules, *, solvable: bool = True,
         raise DealError(f"type {int(values[odd][0])} has {left} tile{'s' * (left != 1)} left: a board "
                         "with an odd count of some type can never be cleared, so no solvable "
                         "reshuffle exists (use solvable=False)")
+    grid = np.array(state.grid_view())
+    occupied = grid > 0
+    width = state.width
     placeholder = np.where(occupied, 1, grid).astype(np.int32)
     # The position is already compacted under gravity (every removal keeps it so).
     current, start = clear_order(GridState(placeholder, rules.border), rules, stream, "reshuffle")

@@ -648,14 +648,30 @@ class Board:
 
     def _clears(self, moves: Sequence[Move]) -> bool:
         """Do ``moves`` (pairs of points), replayed on a copy, clear this position? Every move
-        must be legal when played. ``verify`` and loading a saved certificate (saving.py) ask."""
-        work = self._work_copy()
-        for a, b in moves:
+        must be legal when played. ``verify`` and the certificate setter ask."""
+        return self._work_copy()._clears_here(moves)
+
+    def _clears_here(self, moves: Sequence[Move]) -> bool:
+        """``_clears`` on this board itself: the moves are played on its state and taken back,
+        its history untouched, so the cost is the moves' and not a copy's (loading a saved
+        game replays certificates on the board it builds, which no one else holds yet)."""
+        played = []
+        with self._writer:
             try:
-                work.remove(a, b)
-            except (IllegalMove, CoordinateError):
-                return False
-        return work.tiles_left == 0
+                for a, b in moves:
+                    try:
+                        pa, pb = self._cell(a), self._cell(b)
+                    except CoordinateError:
+                        return False
+                    value = self._state.value_at(pa)
+                    code, _, moved = self._state.try_remove(pa, pb, self._turns, self._gravity)
+                    if code:
+                        return False
+                    played.append((pa, pb, value, cast(np.ndarray, moved)))
+                return self._state.tiles == 0
+            finally:
+                for pa, pb, value, moved in reversed(played):
+                    self._state.restore_pair(pa, pb, value, value, moved)
 
     def copy(self) -> "Board":
         """An independent copy (grid, index, history, certificate, labels, seed), of this

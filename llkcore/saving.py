@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Dict, Hashable, List, Optional, Tuple, Ty
 import numpy as np
 
 from .checks import INT32_MAX, label_key, optional_integer, point as check_point
-from .coords import Move, cells_of
+from .coords import Move
 from .errors import BoardError, CoordinateError, IllegalMove
 from .rules import Rules
 from ._version import __version__
@@ -191,15 +191,18 @@ def restore(data: Any, board_class: Type["Board"], check_certificates: bool = Tr
             raise BoardError("saved board: \"start\" must be an object with \"grid\" and "
                              "\"certificate\"")
         board = board_class(_grid_in(start["grid"], "start grid"), rules=rules)
-        board._certificate = _moves_in(start.get("certificate"), "start certificate", board)
-    # Every certificate the document gives, as the replay reads it (for _check_certificates).
-    certificates = [] if start is None else [(board.certificate, "start certificate")]
+        start_certificate = _moves_in(start.get("certificate"), "start certificate", board)
+        board._certificate = start_certificate
     shape = board.shape
     for what, steps in (("history", history), ("redo", redo)):
         for k, step in enumerate(steps, 1):
             _replay(board, step, f"{what} step {k}")
-            if isinstance(step, dict):          # a reshuffle: its certificate is the board's
-                certificates.append((board.certificate, f"certificate of {what} step {k}"))
+            # A reshuffle's certificate (now the board's) is the one it found for the position
+            # it made: replayed there, once (a file cannot make a false promise).
+            if (check_certificates and isinstance(step, dict) and board._certificate is not None
+                    and not board._clears_here(board._certificate)):
+                raise BoardError(f"saved board: the certificate of {what} step {k} does not clear "
+                                 "the position its reshuffle made")
     for _ in redo:
         board.undo()
     if not np.array_equal(board.grid, now.grid):
@@ -207,15 +210,16 @@ def restore(data: Any, board_class: Type["Board"], check_certificates: bool = Tr
                          f"{shape[1]} start position replayed gives another position)")
     board._certificate = _moves_in(data.get("certificate"), "certificate", board)
     if check_certificates:
-        _check_certificates(board, certificates + [(board.certificate, "certificate")])
+        _check_certificates(board, [(None if start is None else start_certificate,
+                                     "start certificate"), (board.certificate, "certificate")])
     board.seed = _seed_in(data.get("seed"))
     board._labels = _labels_in(data.get("labels"), board, grid, start)
     return board
 
 
 def _check_certificates(board: "Board", saved: List[Tuple[Optional[List[Move]], str]]) -> None:
-    """Each saved certificate must clear some position of the game: a file cannot make a false
-    promise (uncleared)."""
+    """The start's and the present certificate must each clear some position of the game: a
+    file cannot make a false promise (uncleared)."""
     what = uncleared(board, saved)
     if what is not None:
         raise BoardError(f"saved board: the {what} clears no position of the game")
@@ -226,8 +230,11 @@ def uncleared(board: "Board", saved: List[Tuple[Optional[List[Move]], str]]) -> 
     the game (start, history, redo) with as many tiles as it removes, or None. A certificate
     promises that its position can be cleared. (The position is not named: one set by hand is
     kept through later removals.) Positions are walked once from the start; only those with a
-    certificate's number of tiles replay it, and a certificate given twice (a dealt board's, at
-    the start and now) only once."""
+    certificate's number of tiles replay it, on the walk itself (no copy per position), and a
+    certificate given twice (a dealt board's, at the start and now) only once. The positions
+    of one tile count follow each other (a removal takes two tiles, a reshuffle none), and each
+    after the first is a reshuffle, whose saved types cost as much as a replay: so the work
+    grows as the document does, never as its square."""
     pending: List[Tuple[List[Move], str]] = []
     for moves, what in saved:
         if moves is not None and all(moves != other for other, _ in pending):
@@ -237,7 +244,7 @@ def uncleared(board: "Board", saved: List[Tuple[Optional[List[Move]], str]]) -> 
         pass
     while pending:
         pending = [(moves, what) for moves, what in pending
-                   if not (walk.tiles_left == 2 * len(moves) and walk._clears(moves))]
+                   if not (walk.tiles_left == 2 * len(moves) and walk._clears_here(moves))]
         if not walk.redo():
             break
     return pending[0][1] if pending else None
@@ -324,9 +331,8 @@ def _replay(board: "Board", step: Any, what: str) -> None:
 
 
 def _reshuffle(board: "Board", types: Any, certificate: Any, what: str) -> None:
-    grid = np.array(board.grid)
-    occupied = grid > 0
-    before = np.ascontiguousarray(grid[occupied], dtype=np.int32)
+    # (The tiles from the index: a step costs its tiles, not the whole grid.)
+    cells, before = board._state.tile_cells()
     if isinstance(types, np.ndarray):
         ok = types.ndim == 1 and types.dtype.kind in "iu"
     else:
@@ -341,7 +347,6 @@ def _reshuffle(board: "Board", types: Any, certificate: Any, what: str) -> None:
         raise BoardError(f"saved board: {what}: a reshuffle keeps the types of the tiles left; "
                          "these types are not the same multiset")
     moves = _moves_in(certificate, f"{what} certificate", board)
-    cells = cells_of(np.argwhere(occupied), board.cols + 2).ravel()
     with board._writer:
         board._record_shuffle(cells, before, after.astype(np.int32), moves)
 
