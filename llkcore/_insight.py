@@ -98,29 +98,41 @@ class Traps(List[Move]):
     ``verdict``: the verdict on the position now (UNSOLVABLE: already lost, so no move is a
     trap and the list is empty). ``safe``: the moves proved to keep it winnable. ``undecided``:
     the moves whose outcome was not decided within the time limit (neither list holds them).
+    ``listed``: False when the time ran out before the moves were even listed (boards of a
+    million cells): then the three lists are empty and only ``verdict`` says anything.
     """
 
     verdict: Verdict
     safe: List[Move]
     undecided: List[Move]
+    listed: bool
 
     def __init__(self, traps: Iterable[Move] = (), *, verdict: Verdict = Verdict.UNKNOWN,
-                 safe: Iterable[Move] = (), undecided: Iterable[Move] = ()) -> None:
+                 safe: Iterable[Move] = (), undecided: Iterable[Move] = (),
+                 listed: bool = True) -> None:
         super().__init__(traps)
         self.verdict = Verdict(verdict)
         self.safe = list(safe)
         self.undecided = list(undecided)
+        self.listed = listed
 
     def __repr__(self) -> str:
         return (f"Traps({list.__repr__(self)}, verdict={self.verdict.name}, "
-                f"safe={len(self.safe)}, undecided={len(self.undecided)})")
+                f"safe={len(self.safe)}, undecided={len(self.undecided)}"
+                f"{'' if self.listed else ', listed=False'})")
 
     def __reduce__(self):
-        return (_traps, (list(self), self.verdict, self.safe, self.undecided))
+        return (_traps, (list(self), self.verdict, self.safe, self.undecided, self.listed))
 
 
-def _traps(traps, verdict, safe, undecided) -> Traps:
-    return Traps(traps, verdict=verdict, safe=safe, undecided=undecided)
+def _traps(traps, verdict, safe, undecided, listed=True) -> Traps:
+    return Traps(traps, verdict=verdict, safe=safe, undecided=undecided, listed=listed)
+
+
+#: Listing the moves is not a search: even ``time_limit=0`` gives it this long, so the moves of
+#: a board of any usual size are always listed (``traps``); listing a board of a million cells
+#: takes about a second, and is given up.
+LISTING_SECONDS = 0.05
 
 
 class Budget(NamedTuple):
@@ -270,18 +282,24 @@ class Insight:
 
     def classify(self, state: GridState, rules: Rules, budget: Budget,
                  known: Iterable[np.ndarray] = (), per_move: bool = False
-                 ) -> Tuple[Verdict, np.ndarray, np.ndarray]:
+                 ) -> Tuple[Verdict, Optional[np.ndarray], Optional[np.ndarray]]:
         """(the position's verdict, every removable pair (k, 2) padded cells sorted, the
         verdict on the position after each (int8 Verdict values)).
 
         ``budget``: for the whole call, or per decision with ``per_move``. When the position is
-        UNSOLVABLE every move leads to a lost position and none is searched."""
-        moves = _pairs.moves_cells(state, rules.max_turns)
-        after_each = np.full(len(moves), int(Verdict.UNKNOWN), dtype=np.int8)
+        UNSOLVABLE every move leads to a lost position and none is searched. When the time for
+        the whole call runs out listing the moves (a board of a million cells), the verdict is
+        what is already known, and the moves and their verdicts are None."""
         clock = _Clock(budget.seconds)
+        left = None if per_move else clock.left()
+        known = list(known)
+        moves = _pairs.moves_cells(state, rules.max_turns, None,
+                                   -1.0 if left is None else max(left, LISTING_SECONDS))
+        if moves is None:
+            return self.decide(state, rules, Budget(0.0, budget.nodes), known).verdict, None, None
+        after_each = np.full(len(moves), int(Verdict.UNKNOWN), dtype=np.int8)
         share = (lambda left: Budget(clock.budget(left).seconds, budget.nodes)) if not per_move \
             else (lambda left: budget)
-        known = list(known)
         root = self.decide(state, rules, share(len(moves) + 1), known)
         if root.verdict == Verdict.UNSOLVABLE:
             after_each[:] = int(Verdict.UNSOLVABLE)

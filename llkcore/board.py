@@ -596,11 +596,15 @@ class Board:
         """The removable pairs after which the position is proved lost, while it is not lost
         now: a ``Traps`` list (sorted like ``moves()``) with the position's ``verdict`` and the
         moves proved ``safe`` and left ``undecided`` within ``time_limit`` seconds (for the
-        whole call; None for no limit, 0 for only what is already known)."""
+        whole call; None for no limit, 0 for only what is already known). When the time runs
+        out listing the moves (boards of a million cells; the listing is given at least 0.05 s),
+        ``listed`` is False and the lists are empty."""
         insight, state, known, seconds = self._insight_parts(time_limit)
         verdict, moves, after = insight.classify(state, self._rules, _insight.Budget(seconds), known)
         if verdict == Verdict.UNSOLVABLE:
             return Traps(verdict=verdict)
+        if moves is None or after is None:      # out of time listing the moves
+            return Traps(verdict=verdict, listed=False)
         listed = moves_of(moves, self._width)
 
         def having(v: Verdict) -> List[Move]:

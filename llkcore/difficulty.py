@@ -147,6 +147,7 @@ def _careful_game(state: GridState, rules: Rules, node_limit: Optional[int], str
     budget = _insight.Budget(None, node_limit, cancel)
     while state.tiles > 0 and not (cancel is not None and cancel[0]):
         verdict, moves, after = insight.classify(state, rules, budget, known, per_move=True)
+        assert moves is not None and after is not None     # (per move: the listing is not timed)
         if len(moves) == 0:
             break
         counts["positions"] += 1

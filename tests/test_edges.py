@@ -170,6 +170,31 @@ def test_play_time_calls_keep_their_time_limit_on_a_big_sparse_board():
     assert hint == board.hint() and hint.verdict == llk.Verdict.UNKNOWN
 
 
+def test_traps_keeps_its_time_limit_while_listing_the_moves_of_a_huge_board():
+    """An edges audit: 157,000 tiles of 50 types on 1024 x 1024 have 281,402 moves; listing them
+    takes about a second, and traps() listed them all (and made a tuple of each) at any time
+    limit, 0 included: 1.1 s. The listing now runs on the call's clock (at least 0.05 s); when
+    it runs out, traps says so (``listed``) and answers only the verdict."""
+    import pickle
+
+    rng = np.random.default_rng(0)
+    grid = np.zeros(1024 * 1024, dtype=np.int32)
+    tiles = 1024 * 1024 * 15 // 100 // 100 * 100
+    grid[rng.choice(grid.size, tiles, replace=False)] = np.repeat(np.arange(1, 51), tiles // 50)
+    board = llk.Board(grid.reshape(1024, 1024))
+    for limit in (0, 0.1):
+        start = time.perf_counter()
+        traps = board.traps(time_limit=limit)
+        assert time.perf_counter() - start < max(limit, 0.05) + 0.5    # room for a loaded machine
+        assert not traps.listed and traps.verdict == llk.Verdict.UNKNOWN
+        assert traps == [] and traps.safe == [] and traps.undecided == []
+        assert "listed=False" in repr(traps) and not pickle.loads(pickle.dumps(traps)).listed
+    # A board of usual size lists its moves even at time_limit=0 (a flood above two turns).
+    small = llk.generate(6, 8, seed=3, rules=llk.Rules(max_turns=3))
+    known = small.traps(time_limit=0)
+    assert known.listed and len(known.safe) + len(known.undecided) == len(small.moves())
+
+
 # ---------------------------------------------------------------------------------------------
 # Moves and hints above two turns: one run flood per tile
 # ---------------------------------------------------------------------------------------------

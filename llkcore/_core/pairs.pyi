@@ -9,6 +9,9 @@ from .state import GridState
 @overload
 def moves_cells(s: GridState, max_turns: int, cancel: None = ...) -> npt.NDArray[np.int32]: ...
 @overload
+def moves_cells(s: GridState, max_turns: int, cancel: Optional[npt.NDArray[np.int32]],
+                seconds: float) -> Optional[npt.NDArray[np.int32]]: ...
+@overload
 def moves_cells(s: GridState, max_turns: int, cancel: npt.NDArray[np.int32]
                 ) -> Optional[npt.NDArray[np.int32]]: ...
 def moves_turns(s: GridState, max_turns: int

@@ -380,10 +380,12 @@ cdef int lock_for(GridState s, int max_turns) except -1:
     return s.lock()
 
 
-cdef object listed(GridState s, int max_turns, bint with_turns, cnp.ndarray cancel):
-    """sorted_moves under the lock and a budget (Ctrl-C raises; a cancel gives None)."""
+cdef object listed(GridState s, int max_turns, bint with_turns, cnp.ndarray cancel,
+                   double seconds=-1.0):
+    """sorted_moves under the lock and a budget (Ctrl-C raises; a cancel, or ``seconds`` (< 0:
+    no limit) running out, gives None)."""
     cdef Budget b
-    budget_start(&b, -1.0, NULL if cancel is None else <const int *>cnp.PyArray_DATA(cancel))
+    budget_start(&b, seconds, NULL if cancel is None else <const int *>cnp.PyArray_DATA(cancel))
     lock_for(s, max_turns)
     try:
         found = sorted_moves(s, max_turns, with_turns, &b)
@@ -393,12 +395,13 @@ cdef object listed(GridState s, int max_turns, bint with_turns, cnp.ndarray canc
     return found
 
 
-def moves_cells(GridState s, int max_turns, cnp.ndarray cancel=None):
+def moves_cells(GridState s, int max_turns, cnp.ndarray cancel=None, double seconds=-1.0):
     """Every removable pair as a sorted (k, 2) int32 array of padded cells (pa < pb).
 
-    ``cancel``: an int32 array whose first item another thread may set to stop the listing
-    (then None is returned)."""
-    found = listed(s, max_turns, False, cancel)
+    ``cancel``: an int32 array whose first item another thread may set to stop the listing;
+    ``seconds`` (< 0: no limit): how long it may take (listing a board of a million cells
+    takes about a second). None when either stopped it."""
+    found = listed(s, max_turns, False, cancel, seconds)
     return None if found is None else found[0]
 
 
