@@ -48,7 +48,7 @@ CACHE_BYTES = 4 << 20
 #: Certificates found lately that a new position tries to reuse (most recent first).
 RECENT = 4
 #: Uniformly random playouts tried (under gravity) before the exact search, and the share of a
-#: time budget they may use.
+#: time or node budget they may use (a playout counts a node per pair it can remove).
 PROBE_PLAYOUTS = 64
 PROBE_SHARE = 0.25
 #: Moves ahead of the certificate's first move in hint order that a safe hint tries to prove
@@ -432,10 +432,15 @@ def search(state: GridState, rules: Rules, budget: Budget) -> Decision:
     if budget.seconds == 0 or (budget.cancel is not None and budget.cancel[0]):
         return Decision(Verdict.UNKNOWN)       # a time limit of 0: only what is already known
     start = time.perf_counter()
-    if rules.gravity is not None:
+    playouts = PROBE_PLAYOUTS
+    if budget.nodes is not None:
+        # A node budget bounds the probe too (ratings decide every move of every position
+        # by nodes): each playout is charged a node per pair it can remove.
+        playouts = min(playouts, int(budget.nodes * PROBE_SHARE) // max(1, state.tiles // 2))
+    if rules.gravity is not None and playouts > 0:
         probe_seconds = -1.0 if budget.seconds is None else budget.seconds * PROBE_SHARE
         _, cleared = _playouts.random_playouts(state.copy(), rules.max_turns, rules.gravity_code,
-                                               PROBE_PLAYOUTS, rng_state(0), probe_seconds, True)
+                                               playouts, rng_state(0), probe_seconds, True)
         if cleared is not None:
             return Decision(Verdict.SOLVABLE, cleared)
     seconds = -1.0

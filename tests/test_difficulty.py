@@ -203,3 +203,27 @@ def test_the_clear_rate_is_the_share_of_playouts_that_cleared():
     playouts: 0.5349999999999999 against a score of 46.5, a helper's audit)."""
     rating = llk.rate(llk.generate(12, 24, seed=0, rules=llk.Rules(gravity="down")), traps=False)
     assert rating.clear_rate == 0.535 and rating.score == 46.5
+
+
+def test_the_probe_playouts_are_charged_to_the_node_budget(monkeypatch):
+    """An edges audit: under gravity every decision first ran 64 random playouts, whatever the
+    node budget, so rate(node_limit=100) of a 1 x 256 board took 5.9 s (ten times per doubling:
+    playouts of 128 removals where the search had 100 nodes). Each playout now counts a node per
+    pair it can remove, within the probe's share of the budget."""
+    from llkcore import _insight
+
+    probes = []
+    real = _insight._playouts.random_playouts
+
+    def counting(state, max_turns, gravity, count, *args):
+        probes.append((count, state.tiles // 2))
+        return real(state, max_turns, gravity, count, *args)
+
+    monkeypatch.setattr(_insight._playouts, "random_playouts", counting)
+    line = np.repeat(np.arange(1, 33, dtype=np.int32), 2).reshape(1, 64)
+    board = llk.Board(line, rules=llk.Rules(gravity="down"))
+    llk.rate(board, node_limit=400, playouts=1, traps=True)
+    assert probes and all(count * pairs <= 400 * _insight.PROBE_SHARE for count, pairs in probes)
+    probes.clear()
+    board.winnable(time_limit=None)         # no node budget: the full probe
+    assert [count for count, _ in probes] == [_insight.PROBE_PLAYOUTS]
