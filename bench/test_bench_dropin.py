@@ -12,7 +12,10 @@
 - board-tiny: ``llk.Board([[1, 1]])``, reported (a few microseconds), not gated;
 - module-link-sparse-200: ``llk.can_link`` on a 200x200 list late in a game (24 tiles left), 12
   calls, against llkref on the same list: the sparse board where reading every crossing line
-  of the runs' overlap cost 100 times the test.
+  of the runs' overlap cost 100 times the test;
+- module-path-sparse-200: ``llk.find_path`` on the same list, 12 calls, against llkref on the
+  same list: the best-path search is bounded by the sweep's turns and length, as on a Board,
+  instead of flooding the board (which cost 50 ms a call at 1000 x 1000).
 """
 import llkref
 import numpy as np
@@ -107,3 +110,20 @@ def test_module_link_sparse_core(benchmark, ref_answers):
     answers = benchmark(_module_links, grid_list, pts)
     assert answers == ref_answers.get_or_compute(
         ("link", "sparse-200"), lambda: [llkref.can_link(grid_list, a, b) for a, b in pts])
+
+
+def test_module_path_sparse_ref(benchmark, ref_answers):
+    grid_list, pts = _sparse_case()
+    benchmark.group = "module-path-sparse-200"
+    ref_answers[("path", "sparse-200")] = benchmark.pedantic(
+        lambda: [llkref.find_path(grid_list, a, b) for a, b in pts], rounds=1, iterations=1)
+
+
+def test_module_path_sparse_core(benchmark, ref_answers):
+    """``llk.find_path`` on a 200x200 list with 24 tiles left: the module call reads the grid
+    once and gives it occupancy bits, so the search stays near the path (it flooded it)."""
+    grid_list, pts = _sparse_case()
+    benchmark.group = "module-path-sparse-200"
+    paths = benchmark(lambda: [llk.find_path(grid_list, a, b) for a, b in pts])
+    assert paths == ref_answers.get_or_compute(
+        ("path", "sparse-200"), lambda: [llkref.find_path(grid_list, a, b) for a, b in pts])

@@ -41,6 +41,9 @@ GATES = {
     # The same call late in a game on a 200x200 list (24 tiles): 660x when it read every crossing
     # line of the runs' overlap, 34,800x since it reads them in doubling batches.
     "module-link-sparse": (5_000, 20_000),
+    # llk.find_path on that list, 12 calls: 807x when the best-path search flooded the board
+    # (the module's grid had no occupancy bits), 2,870x since it is bounded as on a Board.
+    "module-path-sparse": (1_500, 2_500),
     # np.array(list, int32) time / Board(list) (or update) time: a Board costs <= 3x the copy.
     "board-from-list": (0.3, 0.33),
     "board-update-list": (0.3, 0.33),

@@ -19,7 +19,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 from libc.string cimport memset
 
 from .alloc cimport llk_calloc, llk_free, llk_malloc
-from .grid cimport Grid
+from .grid cimport Grid, set_blocked
 from .sweep cimport link_sweep, run_overlap
 from .path cimport PathWork, best_path, path_search, path_work_alloc, path_work_free
 from .state cimport GridState
@@ -325,23 +325,40 @@ cdef class GridReader:
     cdef int search_path(self, int ra, int ca, int rb, int cb, int max_turns, bint border,
                        int32_t *corners) except -2:
         """The BFS on the whole grid (read once): -1 if no path, else the number of corners
-        written to ``corners`` (0 when corners is NULL)."""
+        written to ``corners`` (0 when corners is NULL). For a best path up to two turns the
+        grid gets its occupancy bits too, as a Board has them: the search is then bounded by
+        the sweep's turns and length (best_path) instead of flooding a big sparse board."""
         cdef Grid g
         cdef PathWork w
         cdef int H = self.rows + 2, W = self.cols + 2, i, n = -1
+        cdef int RW = (W + 63) >> 6, CW = (H + 63) >> 6
+        cdef bint bits = corners != NULL and max_turns <= 2
+        cdef size_t nbits = <size_t>H * RW + <size_t>W * CW if bits else 0
         memset(&g, 0, sizeof(Grid))
         memset(&w, 0, sizeof(PathWork))
         g.rows, g.cols, g.H, g.W = self.rows, self.cols, H, W
-        g.cells = <int32_t *>llk_malloc(<size_t>H * W * sizeof(int32_t))
-        if g.cells == NULL or not path_work_alloc(&w, H, W):
-            llk_free(g.cells)
+        # One block: the bits (when wanted) first, for their 8-byte alignment, then the cells.
+        cdef uint64_t *block = <uint64_t *>llk_malloc(nbits * sizeof(uint64_t)
+                                                      + <size_t>H * W * sizeof(int32_t))
+        if block == NULL or not path_work_alloc(&w, H, W):
+            llk_free(block)
             raise MemoryError("llkcore: cannot allocate path-search buffers")
+        g.cells = <int32_t *>(block + nbits)
         try:
             for i in range(W):
                 g.cells[i] = g.cells[(H - 1) * W + i] = 0 if border else -1
             for i in range(1, H - 1):
                 g.cells[i * W] = g.cells[i * W + W - 1] = 0 if border else -1
             self.fill_cells(g.cells)
+            if bits:
+                g.RW, g.CW = RW, CW
+                g.rowbits = block
+                g.colbits = block + <size_t>H * RW
+                with nogil:
+                    memset(g.rowbits, 0, nbits * sizeof(uint64_t))
+                    for i in range(H * W):
+                        if g.cells[i] != 0:
+                            set_blocked(&g, i, True)
             with nogil:
                 if corners == NULL:
                     n = 0 if path_search(&g, &w, (ra + 1) * W + ca + 1, (rb + 1) * W + cb + 1,
@@ -350,7 +367,7 @@ cdef class GridReader:
                     n = best_path(&g, &w, (ra + 1) * W + ca + 1, (rb + 1) * W + cb + 1,
                                   max_turns, corners)
         finally:
-            llk_free(g.cells)
+            llk_free(block)
             path_work_free(&w)
         return n
 
