@@ -95,35 +95,27 @@ def _sparse_case(n: int = 200, pairs: int = 12, seed: int = 5):
     return grid.tolist(), pts
 
 
-def test_module_link_sparse_ref(benchmark, ref_answers):
-    grid_list, pts = _sparse_case()
-    benchmark.group = "module-link-sparse-200"
-    ref_answers[("link", "sparse-200")] = benchmark.pedantic(
-        lambda: [llkref.can_link(grid_list, a, b) for a, b in pts], rounds=1, iterations=1)
+#: The module calls timed on the sparse list: name -> (llkcore's, llkref's).
+SPARSE_CALLS = {"link": (llk.can_link, llkref.can_link), "path": (llk.find_path, llkref.find_path)}
 
 
-def test_module_link_sparse_core(benchmark, ref_answers):
-    """``llk.can_link`` on a 200x200 list with 24 tiles left: two long empty runs overlap over
-    the whole board, and the test must not read every line of it (it did: 100x slower)."""
+@pytest.mark.parametrize("call", sorted(SPARSE_CALLS))
+def test_module_sparse_ref(benchmark, ref_answers, call):
     grid_list, pts = _sparse_case()
-    benchmark.group = "module-link-sparse-200"
-    answers = benchmark(_module_links, grid_list, pts)
+    ref = SPARSE_CALLS[call][1]
+    benchmark.group = f"module-{call}-sparse-200"
+    ref_answers[(call, "sparse-200")] = benchmark.pedantic(
+        lambda: [ref(grid_list, a, b) for a, b in pts], rounds=1, iterations=1)
+
+
+@pytest.mark.parametrize("call", sorted(SPARSE_CALLS))
+def test_module_sparse_core(benchmark, ref_answers, call):
+    """On a 200x200 list with 24 tiles left: ``llk.can_link`` must not read every line of the
+    runs' overlap (it did: 100x slower), and ``llk.find_path``'s search must stay near the
+    path (it flooded the board)."""
+    grid_list, pts = _sparse_case()
+    core, ref = SPARSE_CALLS[call]
+    benchmark.group = f"module-{call}-sparse-200"
+    answers = benchmark(lambda: [core(grid_list, a, b) for a, b in pts])
     assert answers == ref_answers.get_or_compute(
-        ("link", "sparse-200"), lambda: [llkref.can_link(grid_list, a, b) for a, b in pts])
-
-
-def test_module_path_sparse_ref(benchmark, ref_answers):
-    grid_list, pts = _sparse_case()
-    benchmark.group = "module-path-sparse-200"
-    ref_answers[("path", "sparse-200")] = benchmark.pedantic(
-        lambda: [llkref.find_path(grid_list, a, b) for a, b in pts], rounds=1, iterations=1)
-
-
-def test_module_path_sparse_core(benchmark, ref_answers):
-    """``llk.find_path`` on a 200x200 list with 24 tiles left: the module call reads the grid
-    once and gives it occupancy bits, so the search stays near the path (it flooded it)."""
-    grid_list, pts = _sparse_case()
-    benchmark.group = "module-path-sparse-200"
-    paths = benchmark(lambda: [llk.find_path(grid_list, a, b) for a, b in pts])
-    assert paths == ref_answers.get_or_compute(
-        ("path", "sparse-200"), lambda: [llkref.find_path(grid_list, a, b) for a, b in pts])
+        (call, "sparse-200"), lambda: [ref(grid_list, a, b) for a, b in pts])
