@@ -419,6 +419,11 @@ class Board:
 
         Raises IllegalMove (board unchanged) if the rules forbid it. Clears the redo list.
         """
+        return cast(List[Point], self._remove(a, b, True))
+
+    def _remove(self, a: Point, b: Point, with_path: bool) -> Optional[List[Point]]:
+        """``remove``; ``with_path=False`` for a replay (saving.py), which needs no path: the
+        link test alone, where the best path's search can cover a big sparse board."""
         try:
             pa = self._cell(a)
             pb = self._cell(b)
@@ -426,13 +431,13 @@ class Board:
             raise IllegalMove(str(exc)) from None
         with self._writer:
             value = self._state.value_at(pa)
-            code, found, moved = self._state.try_remove(pa, pb, self._turns, self._gravity)
+            code, found, moved = self._state.try_remove(pa, pb, self._turns, self._gravity,
+                                                        with_path)
             if code:    # found: which endpoint is refused
                 raise IllegalMove(self._refusal(code, cast(int, found), a, b, pa, pb))
-            path = cast(List[Point], found)
             self._undo.append((pa, pb, value, moved))
             self._redo.clear()
-        return path
+        return cast(Optional[List[Point]], found)
 
     def _refusal(self, code: int, which: int, a: Any, b: Any, pa: int, pb: int) -> str:
         """Why try_remove refused a move, in words."""
@@ -670,7 +675,8 @@ class Board:
                     except CoordinateError:
                         return False
                     value = self._state.value_at(pa)
-                    code, _, moved = self._state.try_remove(pa, pb, self._turns, self._gravity)
+                    code, _, moved = self._state.try_remove(pa, pb, self._turns, self._gravity,
+                                                            False)
                     if code:
                         return False
                     played.append((pa, pb, value, cast(np.ndarray, moved)))

@@ -325,7 +325,7 @@ def _replay(board: "Board", step: Any, what: str) -> None:
         return
     a, b = _move_in(step, what, board)
     try:
-        board.remove(a, b)
+        board._remove(a, b, with_path=False)
     except IllegalMove as exc:
         raise BoardError(f"saved board: {what} is not a legal removal: {exc}") from None
 

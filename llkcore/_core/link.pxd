@@ -30,6 +30,10 @@ cdef inline bint link_cells(const Grid *g, PathWork *w, int pa, int pb, int max_
         return False
     if max_turns <= 2:
         return link_sweep(g, pa, pb, max_turns)
+    # A path of two turns is one of max_turns too, and the sweep reads a few lines where the
+    # search may flood a big sparse board (two far corners of 1024 x 1024: 100 ms).
+    if g.rowbits != NULL and link_sweep(g, pa, pb, 2):
+        return True
     return path_search(g, w, pa, pb, max_turns) >= 0
 
 
