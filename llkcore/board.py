@@ -84,8 +84,8 @@ class Board:
     """
 
     __slots__ = ("_state", "_rules", "_rows", "_cols", "_width", "_turns", "_gravity",
-                 "_undo", "_redo", "_writer", "_labels", "_certificate", "seed", "_insight",
-                 "__weakref__")
+                 "_undo", "_redo", "_writer", "_labels", "_certificate", "_branched", "seed",
+                 "_insight", "__weakref__")
 
     def __init__(self, grid: GridLike, rules: Optional[Rules] = None) -> None:
         if rules is None:       # a Board given as the grid brings its rules, as in module calls
@@ -109,6 +109,9 @@ class Board:
         self._labels: Optional[Dict[int, Hashable]] = None
         self._insight: Optional[_insight.Insight] = None    # made on the first play-time query
         self._certificate: Optional[List[Move]] = None     # never changed in place: shared
+        # True once a removal has dropped undone steps: a certificate set by hand may then
+        # clear no position of the game any more, and to_json checks before writing it.
+        self._branched = False
         #: The seed ``llk.generate`` dealt this board from (None for a board it did not deal).
         self.seed: Optional[int] = None
 
@@ -222,6 +225,7 @@ class Board:
             self._undo.clear()
             self._redo.clear()
             self._certificate = None
+            self._branched = False
             self.seed = None
             if labels is not None:
                 self._labels = labels
@@ -436,7 +440,9 @@ class Board:
             if code:    # found: which endpoint is refused
                 raise IllegalMove(self._refusal(code, cast(int, found), a, b, pa, pb))
             self._undo.append((pa, pb, value, moved))
-            self._redo.clear()
+            if self._redo:
+                self._branched = True
+                self._redo.clear()
         return cast(Optional[List[Point]], found)
 
     def _refusal(self, code: int, which: int, a: Any, b: Any, pa: int, pb: int) -> str:
@@ -705,6 +711,7 @@ class Board:
             other._undo = list(self._undo)
             other._redo = list(self._redo)
             other._certificate = self._certificate
+            other._branched = self._branched
             other.seed = self.seed
             other._labels = None if self._labels is None else dict(self._labels)
         return other
@@ -731,12 +738,14 @@ class Board:
         # A subclass's own attributes follow as the state pickle sets on the restored board
         # ((__dict__, slots): pickle's own form, which it sets without a __setstate__).
         in_dict, in_slots = self._own_attributes()
-        return (type(self)._restore, (saving.document(self, arrays=True),),
+        return (type(self)._restore, (saving.document(self, arrays=True), self._branched),
                 (in_dict or None, in_slots) if in_slots else (in_dict or None))
 
     @classmethod
-    def _restore(cls, document: dict) -> "Board":
-        return cls._of_class(saving.restore(document, Board, check_certificates=False))
+    def _restore(cls, document: dict, branched: bool = False) -> "Board":
+        board = saving.restore(document, Board, check_certificates=False)
+        board._branched = branched      # (its certificates were not checked: to_json will)
+        return cls._of_class(board)
 
     @classmethod
     def _of_class(cls, board: "Board") -> "Board":

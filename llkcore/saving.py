@@ -69,7 +69,16 @@ def document(board: "Board", *, arrays: bool = False) -> Dict[str, Any]:
         "seed": _seed_out(board.seed),
         "labels": _labels_out(board.labels, as_is=arrays),
     }
+    present = board.certificate
     start, start_certificate, made, undone = board._unwind_history()
+    if board._branched and not arrays:
+        # A removal made after undoing drops the undone positions, perhaps the only one a
+        # certificate set by hand cleared: from_json would refuse it, so it is left out.
+        # (Pickle copies the board as it is; its load checks nothing.)
+        if uncleared(board, [(present, "")]) is not None:
+            doc["certificate"] = None
+        if uncleared(board, [(start_certificate, "")]) is not None:
+            start_certificate = None
     if made or undone:
         doc["start"] = {"grid": _grid_out(start, arrays), "certificate": _moves_out(start_certificate)}
         doc["history"] = [_step_out(s, arrays) for s in made]
@@ -113,11 +122,17 @@ def _seed_out(seed: Any) -> Optional[int]:
     if seed is None:
         return None
     try:
-        return operator.index(seed)
+        value = operator.index(seed)
     except TypeError:
         raise TypeError(f"board.seed must be an int or None, got {type(seed).__name__}") from None
+    if value < 0:       # (a seed is >= 0, which loading checks: refused here, not there)
+        raise ValueError(f"board.seed must be an int >= 0 or None, got {value}")
+    return value
 
 
+#: The longest int label written (13,000 bits, about 3,900 digits): json.loads reads no int of
+#: more than 4,300 digits, so a longer one would be saved and then refused.
+_LABEL_BITS = 13_000
 #: How a saved label that is a NaN or infinite float is written: {"float": "nan"}.
 _FLOAT_TAG = "float"
 _NON_FINITE = ("nan", "inf", "-inf")
@@ -133,6 +148,9 @@ def _label_out(label: Any, depth: int = 0) -> Any:
     if isinstance(label, str):
         return str(label)
     if isinstance(label, (int, np.integer)):
+        if int(label).bit_length() > _LABEL_BITS:
+            raise TypeError(f"an int label of {int(label).bit_length():,} bits cannot be saved as "
+                            "JSON (Python reads ints of at most 4,300 digits)")
         return int(label)
     if isinstance(label, (float, np.floating)):
         value = float(label)
