@@ -435,10 +435,14 @@ class Board:
             raise IllegalMove(str(exc)) from None
         with self._writer:
             value = self._state.value_at(pa)
-            code, found, moved = self._state.try_remove(pa, pb, self._turns, self._gravity,
-                                                        with_path)
-            if code:    # found: which endpoint is refused
-                raise IllegalMove(self._refusal(code, cast(int, found), a, b, pa, pb))
+            found: Any = None
+            moved: Optional[np.ndarray]
+            if not with_path and _link.link(self._state, pa, pb, self._turns):
+                moved = self._state.remove_pair(pa, pb, self._gravity)
+            else:       # (a refused replay comes here too, for the reason in words)
+                code, found, moved = self._state.try_remove(pa, pb, self._turns, self._gravity)
+                if code:    # found: which endpoint is refused
+                    raise IllegalMove(self._refusal(code, cast(int, found), a, b, pa, pb))
             self._undo.append((pa, pb, value, moved))
             if self._redo:
                 self._branched = True
@@ -680,12 +684,10 @@ class Board:
                         pa, pb = self._cell(a), self._cell(b)
                     except CoordinateError:
                         return False
-                    value = self._state.value_at(pa)
-                    code, _, moved = self._state.try_remove(pa, pb, self._turns, self._gravity,
-                                                            False)
-                    if code:
+                    if not _link.link(self._state, pa, pb, self._turns):
                         return False
-                    played.append((pa, pb, value, cast(np.ndarray, moved)))
+                    value = self._state.value_at(pa)
+                    played.append((pa, pb, value, self._state.remove_pair(pa, pb, self._gravity)))
                 return self._state.tiles == 0
             finally:
                 for pa, pb, value, moved in reversed(played):

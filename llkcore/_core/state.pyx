@@ -23,7 +23,6 @@ from .alloc cimport llk_calloc, llk_free, llk_malloc
 from .gravity cimport compact_all, put_pair, slide_room, take_pair
 from .grid cimport (GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_NONE, GRAVITY_RIGHT, GRAVITY_UP, Grid,
                     lower_bound, put_tile, set_blocked, sort_ints, take_tile)
-from .link cimport link_cells
 from .path cimport best_path, path_work_alloc, path_work_free
 from .run cimport SIGNAL_MS
 
@@ -440,15 +439,12 @@ cdef class GridState:
             self.unlock()
         return moves[:2 * n].reshape(n, 2).copy()
 
-    def try_remove(self, int pa, int pb, int max_turns, int gravity, bint with_path=True):
+    def try_remove(self, int pa, int pb, int max_turns, int gravity):
         """The checked removal of one move: the rules' tests and the removal in one locked step.
 
         Returns ``(0, path, moves)`` when removed (path: corner points as in ``path.path``;
         moves: as ``remove_pair``), else ``(code, which, None)``: a REMOVE_* code and, for
         REMOVE_EMPTY / REMOVE_WALL, 0 or 1 for the endpoint concerned. Nothing changes then.
-        ``with_path=False``: only the link test, and path None. A replay (a saved game, a
-        certificate) needs no path, and the best path's search can cover a big sparse board
-        where the link test reads a few lines.
         """
         cdef Grid *g = &self.g
         cdef int n, i, k, which
@@ -470,17 +466,14 @@ cdef class GridState:
             if g.cells[pa] != g.cells[pb]:
                 return REMOVE_TYPES, 0, None
             with nogil:
-                if with_path:
-                    n = best_path(g, &self.work, pa, pb, max_turns, cbuf)
-                else:
-                    n = 0 if link_cells(g, &self.work, pa, pb, max_turns) else -1
+                n = best_path(g, &self.work, pa, pb, max_turns, cbuf)
                 if n >= 0:
                     k = take_pair(g, pa, pb, gravity, mbuf)
             if n < 0:
                 return REMOVE_NO_PATH, 0, None
         finally:
             self.unlock()
-        path = [(int(cbuf[2 * i]), int(cbuf[2 * i + 1])) for i in range(n)] if with_path else None
+        path = [(int(cbuf[2 * i]), int(cbuf[2 * i + 1])) for i in range(n)]
         return 0, path, moves[:2 * k].reshape(k, 2).copy()
 
     def restore_pair(self, int pa, int pb, int value_a, int value_b, cnp.ndarray moves):
