@@ -135,6 +135,12 @@ def _traps(traps, verdict, safe, undecided, listed=True) -> Traps:
 LISTING_SECONDS = 0.05
 
 
+def listing_seconds(left: Optional[float]) -> float:
+    """The seconds a listing of the moves may take when ``left`` are left (None: no limit, -1
+    for the kernels)."""
+    return -1.0 if left is None else max(left, LISTING_SECONDS)
+
+
 class Budget(NamedTuple):
     """How long one decision may search: seconds (wall clock) and nodes, None for no limit.
 
@@ -248,8 +254,7 @@ class Insight:
         Among the moves proved safe it prefers the hint order (fewest turns, shortest path,
         smallest pair), looking at up to HINT_TRIES moves ahead of the certificate's first."""
         clock = _Clock(seconds)
-        left = clock.left()
-        order = _pairs.hint_order(state, rules.max_turns, -1.0 if left is None else left)
+        order = _pairs.hint_order(state, rules.max_turns, listing_seconds(clock.left()))
         if order is None:
             # The time ran out ordering the moves (listing them, and a path search for each
             # move of three turns or more, can take seconds on a big sparse board). The plain
@@ -293,8 +298,7 @@ class Insight:
         clock = _Clock(budget.seconds)
         left = None if per_move else clock.left()
         known = list(known)
-        moves = _pairs.moves_cells(state, rules.max_turns, None,
-                                   -1.0 if left is None else max(left, LISTING_SECONDS))
+        moves = _pairs.moves_cells(state, rules.max_turns, None, listing_seconds(left))
         if moves is None:
             return self.decide(state, rules, Budget(0.0, budget.nodes), known).verdict, None, None
         after_each = np.full(len(moves), int(Verdict.UNKNOWN), dtype=np.int8)

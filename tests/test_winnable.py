@@ -367,3 +367,17 @@ def test_bad_time_limits_are_refused_and_change_nothing(bad, error):
     with pytest.raises(TypeError, match="safe"):
         board.hint(safe="yes")
     assert_unchanged(board, before)
+
+
+def test_a_time_limit_of_0_lists_the_moves_of_a_usual_board_for_the_safe_hint():
+    """An audit: from 16 x 16 up, hint(safe=True, time_limit=0) gave up ordering the moves
+    (no time at all) and answered UNKNOWN with the first move found, though the position was
+    known SOLVABLE; traps had a floor for its listing (0.05 s), the safe hint now shares it."""
+    board = llk.generate(16, 16, seed=7)
+    fresh = llk.Board(board.grid.tolist())
+    assert fresh.hint(safe=True, time_limit=0).verdict == K       # nothing known: plain hint
+    assert tuple(fresh.hint(safe=True, time_limit=0)) == fresh.hint()
+    assert board.winnable(time_limit=0) == S
+    hint = board.hint(safe=True, time_limit=0)
+    assert hint.safe and hint.verdict == S
+    assert board.traps(time_limit=0).listed
