@@ -28,7 +28,7 @@ import hashlib
 import threading
 import time
 from collections import OrderedDict, deque
-from typing import Iterable, List, NamedTuple, Optional, Tuple
+from typing import Dict, Iterable, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -38,7 +38,7 @@ from ._core import playouts as _playouts
 from ._core import solve as _solve
 from ._core.state import GridState
 from ._deals import rng_state
-from .coords import Move, Point
+from .coords import Move, Point, moves_of
 from .rules import Rules
 from .verdict import VERDICT_OF_STATUS, Verdict
 
@@ -103,8 +103,6 @@ class Traps(List[Move]):
     """
 
     verdict: Verdict
-    safe: List[Move]
-    undecided: List[Move]
     listed: bool
 
     def __init__(self, traps: Iterable[Move] = (), *, verdict: Verdict = Verdict.UNKNOWN,
@@ -112,13 +110,42 @@ class Traps(List[Move]):
                  listed: bool = True) -> None:
         super().__init__(traps)
         self.verdict = Verdict(verdict)
-        self.safe = list(safe)
-        self.undecided = list(undecided)
+        self._lists = {"safe": list(safe), "undecided": list(undecided)}
+        #: Moves kept as (padded cells, width) until first read (_of_cells).
+        self._cells: Dict[str, Tuple[np.ndarray, int]] = {}
         self.listed = listed
+
+    @classmethod
+    def _of_cells(cls, traps: np.ndarray, verdict: Verdict, safe: np.ndarray,
+                  undecided: np.ndarray, width: int) -> "Traps":
+        """Traps from (k, 2) padded cells. ``safe`` and ``undecided`` become moves when first
+        read: a board of a million cells can have millions of them, and making a tuple of each
+        took seconds past the call's time limit (about 1 µs a move)."""
+        made = cls(moves_of(traps, width), verdict=verdict)
+        made._cells = {"safe": (safe, width), "undecided": (undecided, width)}
+        return made
+
+    def _moves(self, name: str) -> List[Move]:
+        if name in self._cells:
+            self._lists[name] = moves_of(*self._cells.pop(name))
+        return self._lists[name]
+
+    @property
+    def safe(self) -> List[Move]:
+        """The moves proved to keep the position winnable."""
+        return self._moves("safe")
+
+    @property
+    def undecided(self) -> List[Move]:
+        """The moves not decided within the time limit."""
+        return self._moves("undecided")
+
+    def _count(self, name: str) -> int:
+        return len(self._cells[name][0]) if name in self._cells else len(self._lists[name])
 
     def __repr__(self) -> str:
         return (f"Traps({list.__repr__(self)}, verdict={self.verdict.name}, "
-                f"safe={len(self.safe)}, undecided={len(self.undecided)}"
+                f"safe={self._count('safe')}, undecided={self._count('undecided')}"
                 f"{'' if self.listed else ', listed=False'})")
 
     def __reduce__(self):

@@ -622,13 +622,10 @@ class Board:
             return Traps(verdict=verdict)
         if moves is None or after is None:      # out of time listing the moves
             return Traps(verdict=verdict, listed=False)
-        listed = moves_of(moves, self._width)
-
-        def having(v: Verdict) -> List[Move]:
-            # By mask: comparing each int8 with the enum took 0.16 s for 3,345 moves.
-            return [listed[i] for i in np.flatnonzero(after == int(v))]
-        return Traps(having(Verdict.UNSOLVABLE), verdict=verdict, safe=having(Verdict.SOLVABLE),
-                     undecided=having(Verdict.UNKNOWN))
+        # By mask: comparing each int8 with the enum took 0.16 s for 3,345 moves.
+        return Traps._of_cells(moves[after == int(Verdict.UNSOLVABLE)], verdict,
+                               moves[after == int(Verdict.SOLVABLE)],
+                               moves[after == int(Verdict.UNKNOWN)], self._width)
 
     # ---- copies and pickling ------------------------------------------------------------------
 

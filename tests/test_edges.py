@@ -189,6 +189,16 @@ def test_traps_keeps_its_time_limit_while_listing_the_moves_of_a_huge_board():
         assert not traps.listed and traps.verdict == llk.Verdict.UNKNOWN
         assert traps == [] and traps.safe == [] and traps.undecided == []
         assert "listed=False" in repr(traps) and not pickle.loads(pickle.dumps(traps)).listed
+    # Listed in time, but 2,095,104 moves (one type, straight links only): a tuple for each
+    # took 2.1-2.7 s past the limit, and 90% of the board of one type a MemoryError under 2 GB
+    # (an audit). Safe and undecided moves become tuples when read.
+    full = llk.Board(np.ones((1024, 1024), dtype=np.int32), rules=llk.Rules(max_turns=0))
+    start = time.perf_counter()
+    traps = full.traps(time_limit=0.2)
+    assert time.perf_counter() - start < 0.2 + 0.5
+    if traps.listed:            # (a debug build may not list them in 0.2 s)
+        assert "undecided=2095104" in repr(traps) and len(traps.undecided) == 2095104
+        assert traps.undecided[0] == ((0, 0), (0, 1)) and traps.safe == [] and traps == []
     # A board of usual size lists its moves even at time_limit=0 (a flood above two turns).
     small = llk.generate(6, 8, seed=3, rules=llk.Rules(max_turns=3))
     known = small.traps(time_limit=0)
