@@ -381,3 +381,23 @@ def test_a_time_limit_of_0_lists_the_moves_of_a_usual_board_for_the_safe_hint():
     hint = board.hint(safe=True, time_limit=0)
     assert hint.safe and hint.verdict == S
     assert board.traps(time_limit=0).listed
+
+
+def test_the_certificate_becomes_cells_once_not_on_every_query(monkeypatch):
+    """An audit: every play-time query made the board's certificate an array first, cached
+    answers included (0.17 s for a 1024 x 1024 deal's 524,288 moves, where asking again
+    "costs a hash"). It is made once per certificate."""
+    from llkcore import board as board_module
+
+    made = []
+    real = board_module.cells_of
+    monkeypatch.setattr(board_module, "cells_of", lambda *args: made.append(1) or real(*args))
+    board = llk.generate(8, 18, seed=4)
+    for _ in range(3):
+        assert board.winnable(time_limit=0) == S
+        assert board.hint(safe=True, time_limit=0).safe
+    assert len(made) == 1
+    board.shuffle(seed=1)                   # a new certificate: made again, once
+    for _ in range(2):
+        assert board.winnable(time_limit=0) == S
+    assert len(made) == 2
