@@ -17,6 +17,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set,
 import numpy as np
 
 from ._core import pairs as _pairs
+from ._insight import listing_seconds
 from .analysis import DTYPES, FIELDS, RATING_FIELDS, Analysis, Columns, columns_of
 from .board import Board
 from .checks import flag, integer, is_array
@@ -189,11 +190,14 @@ def _solve_one(solver: Solver, keep_moves: bool, board: Board, *,
                rate: bool = False) -> Tuple[Any, ...]:
     """The per-board row (FIELDS..., moves, RATING_FIELDS values or None) for one board (the
     worker's own: _prepare)."""
-    # The moves are listed under the solver's cancel flag: Ctrl-C in analyze stops them too.
-    cells = _pairs.moves_cells(board._state, board.rules.max_turns, solver._cancel)
-    if cells is None:
+    # The moves are listed under the solver's cancel flag (Ctrl-C in analyze stops them too)
+    # and the board's time limit: a board of a million cells can have tens of millions of
+    # pairs, minutes to list (an audit); then initial_moves is -1 and the solve goes on.
+    cells = _pairs.moves_cells(board._state, board.rules.max_turns, solver._cancel,
+                               listing_seconds(None if solver._seconds < 0 else solver._seconds))
+    if cells is None and solver.cancelled:
         return (int(Verdict.UNKNOWN), -1, -1, 0, 0.0, None)
-    initial = int(cells.shape[0])
+    initial = -1 if cells is None else int(cells.shape[0])
     sol = solver.solve(board)
     verdict = int(sol.verdict)
     found = sol.moves if verdict == int(Verdict.SOLVABLE) else None
