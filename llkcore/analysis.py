@@ -45,8 +45,8 @@ class Analysis:
     """Per-board results of ``analyze``, one entry per input board, in input order.
 
     Arrays: ``verdict`` (int8, ``llk.Verdict`` values), ``initial_moves`` (int32, removable pairs
-    at the start; -1 when listing them ran past the board's time limit), ``solution_length`` (int32, removals in the solution, -1 when none was found),
-    ``nodes`` (int64, search nodes), ``seconds`` (float64, solve time). ``moves`` is a list of
+    at the start; -1 when listing them ran past the board's time limit), ``solution_length``
+    (int32, removals in the solution, -1 when none was found), ``nodes`` (int64, search nodes), ``seconds`` (float64, solve time). ``moves`` is a list of
     solutions (None where not solvable) when ``keep_moves=True`` was asked, else None.
     ``ratings``: with ``rate=True``, a dict of float64 arrays, one per RATING_FIELDS name
     (``llk.rate`` of each board with its defaults), else None.

@@ -71,7 +71,8 @@ class Solution:
     reason: why the solver stopped: "solved", "unsolvable", "odd_count", "node_limit",
         "time_limit", "cancelled" (Solver.cancel), "stuck" (a heuristic found no move it would
         play) or "certificate" ("exact" on a Board whose certificate, or what is left of it,
-        clears the position: no search, 0 nodes). Ctrl-C in the main thread raises KeyboardInterrupt instead (within about 20 ms).
+        clears the position: no search, 0 nodes). Ctrl-C in the main thread raises
+        KeyboardInterrupt instead (within about 20 ms).
     """
 
     verdict: Verdict

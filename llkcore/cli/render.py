@@ -11,6 +11,8 @@ from .options import (UsageError, add_board, add_rules, add_time_limit, int_in, 
                       rules_from, verdict_text)
 
 PROG = "llk render"
+#: Seconds --solution solves for when --time-limit is not given.
+SOLUTION_SECONDS = 10.0
 #: Picture formats of -o.
 PICTURES = (".svg", ".png")
 
@@ -25,7 +27,7 @@ def register(sub) -> None:
     p.add_argument("--path", type=parse_pair, metavar="r1,c1,r2,c2",
                    help="draw the path joining these two tiles")
     p.add_argument("--solution", action="store_true", help="number the tiles by a solution")
-    add_time_limit(p, None, "seconds --solution may solve for (default 10)")
+    add_time_limit(p, None, f"seconds --solution may solve for (default {SOLUTION_SECONDS:g})")
     p.add_argument("--cell", type=int_in(8, 512), default=36, metavar="PX",
                    help="cell size of the picture in pixels (default 36)")
     add_rules(p)
@@ -60,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
     if args.solution:
         if kind not in PICTURES:
             raise UsageError("--solution draws on a picture: give -o FILE.svg or FILE.png")
-        sol = solve(board, time_limit=10.0 if args.time_limit is None else args.time_limit)
+        sol = solve(board, time_limit=SOLUTION_SECONDS if args.time_limit is None
+                    else args.time_limit)
         if sol.verdict != Verdict.SOLVABLE:
             hint = " (--time-limit gives it longer)" if sol.reason == "time_limit" else ""
             print(f"{PROG}: no solution to draw ({verdict_text(sol)}){hint}", file=sys.stderr)
