@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -306,6 +307,94 @@ def test_ctrl_c_stops_moves_hint_solve_analyze_generate_and_shuffle_on_big_board
         assert delay is not None, f"{name} finished before the signal: make it longer"
         assert delay < 1.5, (name, delay)
     assert unchanged == ["unchanged", True]     # an interrupted shuffle changed nothing
+
+
+_OTHER_THREAD_CHILD = textwrap.dedent("""
+    import json, os, threading, time
+    import numpy as np
+    import llkcore as llk
+
+    big = llk.Board(sparse_grid(1024), rules=llk.Rules(max_turns=3))
+    tids = []
+
+    def work():
+        tids.append(threading.get_native_id())
+        big.moves()                           # 1.7 s on an -O2 build
+
+    threading.Thread(target=work, daemon=True).start()
+    time.sleep(0.2)
+
+    def cpu_seconds(tid):
+        fields = open(f"/proc/self/task/{tid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    before, start = cpu_seconds(tids[0]), time.perf_counter()
+    sum(range(40_000_000))                    # C code alone: holds the GIL throughout
+    held = time.perf_counter() - start
+    print(json.dumps([held, cpu_seconds(tids[0]) - before]), flush=True)
+    # ...and exits with the kernel still running in its daemon thread
+""")
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc/self/task")
+def test_a_kernel_on_another_thread_never_takes_the_gil_and_the_process_exits_under_it():
+    """Kernels looked for Python signals every 20 ms on every thread, taking the GIL to do so.
+    On a thread other than the main one that waits for the GIL to no purpose (Python runs
+    signal handlers on the main thread only): here the kernel stopped for as long as the main
+    thread held the GIL. Worse, a daemon thread still in a kernel when the interpreter exited
+    asked for a GIL that no longer existed: SIGSEGV in PyGILState_Ensure (the Ctrl-C test
+    above crashed at exit 3 times in 5). Now the kernel runs on, and the process exits 0."""
+    child = _OTHER_THREAD_CHILD.replace(
+        "import llkcore as llk\n", "import llkcore as llk\n" + inspect.getsource(sparse_grid), 1)
+    proc = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, (proc.returncode, proc.stderr[-2000:])
+    held, kernel_ran = json.loads(proc.stdout)
+    assert held > 0.2, held                   # long enough for 10 looks at the signals
+    assert kernel_ran >= 0.25 * held, (held, kernel_ran)
+
+
+_FORK_FROM_A_THREAD_CHILD = textwrap.dedent("""
+    import os, signal, threading, time, warnings
+    import numpy as np
+    import llkcore as llk
+
+    warnings.simplefilter("ignore", DeprecationWarning)    # fork with threads (3.12+)
+    big = llk.Board(sparse_grid(1024), rules=llk.Rules(max_turns=3))
+    status = []
+
+    def fork_here():
+        pid = os.fork()
+        if pid == 0:                          # the forking thread is this child's main thread
+            def interrupt(signum, frame):
+                raise KeyboardInterrupt
+            signal.signal(signal.SIGALRM, interrupt)
+            signal.setitimer(signal.ITIMER_REAL, 0.3)
+            start = time.monotonic()
+            try:
+                big.moves()                   # 1.7 s on an -O2 build
+            except KeyboardInterrupt:         # ...or at its end, had the kernel not looked
+                os._exit(0 if time.monotonic() - start < 1.0 else 2)
+            os._exit(1)
+        status.append(os.waitpid(pid, 0)[1])
+
+    thread = threading.Thread(target=fork_here)
+    thread.start()
+    thread.join()
+    raise SystemExit(os.waitstatus_to_exitcode(status[0]))
+""")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_child_forked_from_another_thread_still_stops_a_kernel_for_a_signal():
+    """Kernels look for signals on the main thread only. In a child forked from another thread,
+    that thread is the main one (as Python says after a fork): its kernels still stop for
+    a signal handler that raises."""
+    child = _FORK_FROM_A_THREAD_CHILD.replace(
+        "import llkcore as llk\n", "import llkcore as llk\n" + inspect.getsource(sparse_grid), 1)
+    proc = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, (proc.returncode, proc.stderr[-2000:])
 
 
 @pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="waits on /proc/PID/maps")

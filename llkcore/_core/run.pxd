@@ -80,9 +80,17 @@ cdef struct Ctx:
     int32_t *gbuf           # gravity moves of one removal (scratch, slide_room ints)
 
 
+# True on the thread that runs Python's signal handlers (run.pyx): the only thread for which a
+# look at the signals is worth taking the GIL.
+cdef bint on_main_thread() noexcept nogil
+
+
 cdef inline void budget_start(Budget *b, double time_limit, const int *cancel) noexcept nogil:
     """A fresh budget: no node limit, ``time_limit`` seconds (< 0: none), the cancel flag
-    (may be NULL), and signals looked at (the facade's calls all want Ctrl-C to work)."""
+    (may be NULL), and, on the main thread, signals looked at (the facade's calls all want
+    Ctrl-C to work). Python runs signal handlers on the main thread only, so another thread
+    never takes the GIL inside a kernel: a daemon thread still in one when the interpreter
+    exits must not ask for a GIL that no longer exists (docs/architecture.md, "Budgets")."""
     cdef double now = llk_now()
     b.cancel = cancel
     b.nodes = 0
@@ -91,7 +99,7 @@ cdef inline void budget_start(Budget *b, double time_limit, const int *cancel) n
     b.stop = 0
     b.ticks = 0
     b.credit = CHECK_EVERY
-    b.signals = 1
+    b.signals = on_main_thread()
     b.next_signals = now + SIGNAL_MS * 0.001
     b.exc_type = NULL
     b.exc_value = NULL

@@ -5,7 +5,31 @@ It is compiled here, out of line, so that the inline fast path (one decrement) i
 test carries: with the clock and signal code inlined, ``link_cells`` grew too big to be inlined
 into the searches' hot loops, which then ran about 11% more instructions (callgrind,
 docs/architecture.md, "Budgets").
+
+It also knows which thread is Python's main thread, the one budgets look for signals on.
 """
+import os
+import threading
+
+cdef extern from "pythread.h":
+    unsigned long PyThread_get_thread_ident() nogil
+
+# The ident of the thread that runs Python's signal handlers. A child process forked from
+# another thread has that thread as its main thread, as Python's own bookkeeping says.
+cdef unsigned long main_thread_ident = threading.main_thread().ident
+
+
+def _note_main_thread() -> None:
+    global main_thread_ident
+    main_thread_ident = PyThread_get_thread_ident()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_note_main_thread)
+
+
+cdef bint on_main_thread() noexcept nogil:
+    return PyThread_get_thread_ident() == main_thread_ident
 
 
 cdef bint budget_look(Budget *b) noexcept nogil:
