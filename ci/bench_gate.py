@@ -48,6 +48,10 @@ GATES = {
     "board-from-list": (0.3, 0.33),
     "board-update-list": (0.3, 0.33),
     "link-batch": (5_000, 20_000),
+    # Board.moves_array on a sparse 256x256 (4 types of 66 tiles) against can_link_many on all
+    # its same-type pairs: 0.002x when types above 64 tiles were flooded tile by tile whatever
+    # the board's density, 0.7x since the listing weighs a flood against the pairs' sweeps.
+    "listing-vs-pairs-sparse": (0.25, 0.5),
     "moves": (2_000, 10_000),
     "generate-18x8": (1_000, 5_000),
     # The exact search on two 16x9 tail deals against itself with OPT_NO_PROBE_ORDER (2.5x).

@@ -504,8 +504,8 @@ def few_type_grids(draw):
 @settings(max_examples=examples(30))
 @given(grid=few_type_grids(), r=rules_st(turns=(0, 1, 2)))
 def test_types_with_many_tiles_are_flooded_and_agree_with_the_pair_sweep(grid, r):
-    """Up to two turns a type of more than 64 tiles gets one flood per tile instead of a sweep
-    per pair (n^2 / 2 of them): the same moves as the link test of every same-type pair (the
+    """Up to two turns a type of more than 64 tiles on a crowded board (these are two-thirds
+    full) gets one flood per tile instead of a sweep per pair (n^2 / 2 of them): the same moves as the link test of every same-type pair (the
     sweep; llkref agrees with it elsewhere, and is too slow for thousands of pairs here), their
     fewest turns as the best paths show, and the hint those give."""
     board = llk.Board(grid, rules=r)

@@ -1,5 +1,6 @@
 # cython: language_level=3
 """Removable pairs of a position (pairs.pyx): the one listing of removable pairs."""
+from libc.math cimport sqrt
 from libc.stdint cimport int32_t, int64_t
 
 from .alloc cimport IVec
@@ -9,10 +10,16 @@ from .budget cimport Budget
 from .reach cimport Flood
 
 
-# A type with more tiles than this gets one run flood per tile (reach.pxd) instead of a sweep per
-# pair even up to two turns, when the flood's buffers exist (``wants_floods``: allocate them).
+# A type with more tiles than this may get one run flood per tile (reach.pxd) instead of a sweep
+# per pair even up to two turns, when the flood's buffers exist (``wants_floods``: allocate them)
+# and the board is crowded enough (``floods_type``).
 cdef enum:
     FLOOD_MIN_COUNT = 64
+    # Up to two turns a flood from a tile costs about FLOOD_PER_PAIR * L**1.5 pair tests, L the
+    # mean run of empty cells along a line (measured, docs/architecture.md "Listing moves").
+    FLOOD_PER_PAIR = 15
+    # Same-type pairs up to which a listing makes room for them all (8 MB; ``listing_room``).
+    ROOM_FOR_ALL = 1 << 20
 
 
 cdef inline bint wants_floods(const Grid *g) noexcept nogil:
@@ -24,9 +31,32 @@ cdef inline bint wants_floods(const Grid *g) noexcept nogil:
     return False
 
 
+cdef inline int64_t listing_room(const Grid *g, int64_t pairs) noexcept nogil:
+    """Moves to make room for before a listing of a board with ``pairs`` same-type pairs: all
+    of them up to ROOM_FOR_ALL, else the usual case (8 a tile). A listing that fills its room
+    is counted and run again: three listings, which a sparse board whose pairs nearly all link
+    (4 types of 66 tiles) made every time when the room was 8 a tile alone."""
+    return pairs if pairs <= ROOM_FOR_ALL else min(pairs, 8 * <int64_t>g.tiles + 64)
+
+
 cdef inline bint floods_type(const Grid *g, PathWork *w, int t, int max_turns) noexcept nogil:
-    """Whether the pairs of type t come from one flood per tile rather than pair link tests."""
-    return max_turns > 2 or (g.count[t] > FLOOD_MIN_COUNT and w.flood.cand != NULL)
+    """Whether the pairs of type t come from one flood per tile rather than pair link tests.
+
+    Above two turns always (a pair test may search the board). Up to two, n floods against
+    n (n - 1) / 2 sweeps: a flood covers the empty cells two turns reach, about L**3 of them
+    with L the mean empty run (H*W / tiles, at most a side), and a sweep scans runs of length
+    L, so the flood pays when (n - 1) / 2 > FLOOD_PER_PAIR * L**1.5. On a crowded board that
+    is FLOOD_MIN_COUNT; on a sparse one the floods each covered the board (4 types of 66 tiles
+    on 1024 x 1024: 6.4 s, against 0.002 s swept)."""
+    if max_turns > 2:
+        return True
+    if g.count[t] <= FLOOD_MIN_COUNT or w.flood.cand == NULL:
+        return False
+    cdef double run = <double>g.H * g.W / (g.tiles if g.tiles > 0 else 1)
+    cdef double side = g.H if g.H > g.W else g.W
+    if run > side:
+        run = side
+    return (g.count[t] - 1) * 0.5 > FLOOD_PER_PAIR * run * sqrt(run)
 
 
 # Every removable pair (pa < pb, padded cells) into ``out`` (2 ints each), at most ``cap``;

@@ -131,9 +131,9 @@ cdef int64_t list_moves(const Grid *g, PathWork *w, int max_turns, int32_t *out,
 
 cdef int64_t list_moves_grown(const Grid *g, PathWork *w, int max_turns, IVec *v, int64_t base,
                               Budget *b) noexcept nogil:
-    """list_moves into a growable vector: room for the usual case first (8 moves a tile); a
-    crowded position that fills it is counted, given room and listed again."""
-    cdef int64_t total = pair_capacity(g), room = min(total, 8 * <int64_t>g.tiles + 64), k
+    """list_moves into a growable vector, room first as ``listing_room`` says; a position
+    that fills it is counted, given room and listed again."""
+    cdef int64_t total = pair_capacity(g), room = listing_room(g, total), k
     if not ivec_reserve(v, base + 2 * room + 2):
         return -2
     k = list_moves(g, w, max_turns, v.data + base, room, b)
@@ -307,9 +307,9 @@ cdef object sorted_moves(GridState s, int max_turns, bint with_turns, Budget *b)
     the BFS buffers above two turns). None when the budget stopped the listing."""
     cdef const Grid *g = &s.g
     cdef int64_t total = pair_capacity(g), k, i
-    # Room for the usual case in one pass; a board with more moves than that is counted first,
-    # so memory follows the answer, not the number of same-type pairs.
-    cdef int64_t cap = min(total, 8 * <int64_t>g.tiles + 64)
+    # Room for one pass as ``listing_room`` says; a board with more moves than that is counted
+    # first, so memory follows the answer, not the number of same-type pairs.
+    cdef int64_t cap = listing_room(g, total)
     cdef int32_t *buf
     cdef int32_t *tv
     if max_turns > 2:
@@ -358,7 +358,9 @@ cdef object sorted_moves(GridState s, int max_turns, bint with_turns, Budget *b)
         return None
     with nogil:
         qsort(buf, k, 2 * sizeof(int32_t), cmp_pair)
-    out = out[:k]
+    # Keep no unused room alive (``buf`` then points into the copy).
+    out = out[:k] if k == cap else out[:k].copy()
+    buf = <int32_t *>cnp.PyArray_DATA(out)
     if not with_turns:
         return out, None
     turns = np.empty(k, dtype=np.int32)
