@@ -267,6 +267,16 @@ def test_walls_given_as_one_string_are_refused_and_nan_is_one_label():
     assert tiles.grid.tolist() == [[1, 0, 1]] and tiles.moves() == [((0, 0), (0, 2))]
 
 
+def test_the_empty_label_cannot_also_be_a_wall():
+    """``empty="a", walls=["a"]`` made every "a" cell empty and said nothing (a newcomer's
+    audit): which of the two the caller meant is unknowable, so it is refused, NaN included."""
+    for empty, walls in (("a", ["a"]), (None, [None, "x"]), (float("nan"), {np.nan})):
+        with pytest.raises(ValueError, match="both the empty label and a wall"):
+            llk.Board.from_labels([["a", "b", "a", "b"]], empty=empty, walls=walls)
+    board = llk.Board.from_labels([["a", "x", "a"]], empty=None, walls=["x"])
+    assert board.grid.tolist() == [[1, -1, 1]]
+
+
 @pytest.mark.parametrize("grid", [np.array(1), np.array([np.array(2), np.array(3)], dtype=object),
                                   [np.array("a")]])
 def test_zero_dimensional_arrays_are_not_label_grids(grid):
