@@ -138,7 +138,7 @@ class Board:
 
         ``empty``: the label of an empty cell. ``walls``: labels of cells that are never removed
         and block paths (locked cells, obstacles); the empty label cannot be one of them
-        (ValueError). Every other label is a tile type; types are
+        (BoardError). Every other label is a tile type; types are
         numbered 1, 2, ... and walls -1, -2, ... in order of first appearance (row by row), then
         the walls not on this grid in the order ``walls`` gives them, a set's sorted by type name
         and repr (so that ``update`` knows them as walls, and every run numbers them alike).
@@ -160,7 +160,7 @@ class Board:
         except TypeError:       # an unhashable label: _label_grid says which
             both = False
         if both:
-            raise ValueError(f"{empty!r} is both the empty label and a wall: give it as one of them")
+            raise BoardError(f"{empty!r} is both the empty label and a wall: give it as one of them")
         if unordered:
             # A set's order follows string hashing, which changes from run to run
             # (PYTHONHASHSEED): the walls not on the screen would be numbered differently, and

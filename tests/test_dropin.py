@@ -271,7 +271,7 @@ def test_the_empty_label_cannot_also_be_a_wall():
     """``empty="a", walls=["a"]`` made every "a" cell empty and said nothing (a newcomer's
     audit): which of the two the caller meant is unknowable, so it is refused, NaN included."""
     for empty, walls in (("a", ["a"]), (None, [None, "x"]), (float("nan"), {np.nan})):
-        with pytest.raises(ValueError, match="both the empty label and a wall"):
+        with pytest.raises(llk.BoardError, match="both the empty label and a wall"):
             llk.Board.from_labels([["a", "b", "a", "b"]], empty=empty, walls=walls)
     board = llk.Board.from_labels([["a", "x", "a"]], empty=None, walls=["x"])
     assert board.grid.tolist() == [[1, -1, 1]]
