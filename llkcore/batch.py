@@ -8,10 +8,10 @@ are written by input index, so they do not depend on the order in which threads 
 from __future__ import annotations
 
 import os
+import queue
 import sys
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 import numpy as np
@@ -196,7 +196,7 @@ def _solve_one(solver: Solver, keep_moves: bool, board: Board, *,
     cells = _pairs.moves_cells(board._state, board.rules.max_turns, solver._cancel,
                                listing_seconds(None if solver._seconds < 0 else solver._seconds))
     if cells is None and solver.cancelled:
-        return (int(Verdict.UNKNOWN), -1, -1, 0, 0.0, None)
+        return (int(Verdict.UNKNOWN), -1, -1, 0, 0.0, None, None)
     initial = -1 if cells is None else int(cells.shape[0])
     sol = solver.solve(board)
     verdict = int(sol.verdict)
@@ -297,12 +297,12 @@ def _run_threads(items: Iterator[Tuple[int, Any]], n_workers: int, solver: Solve
     rules the boards were solved under."""
     solved_under: Set[Rules] = set()
     window = _WINDOW_PER_WORKER * n_workers
-    executor = ThreadPoolExecutor(max_workers=n_workers, thread_name_prefix=THREAD_NAME_PREFIX)
-    pending: Dict[Future, int] = {}
+    pool = _Pool(n_workers, solver, keep_moves, rate)
+    in_flight = 0
     try:
         exhausted = False
         while True:
-            while not exhausted and len(pending) < window:
+            while not exhausted and in_flight < window:
                 try:
                     i, item = next(items)
                 except StopIteration:
@@ -310,32 +310,99 @@ def _run_threads(items: Iterator[Tuple[int, Any]], n_workers: int, solver: Solve
                     break
                 board = _prepare(i, item, rules)
                 solved_under.add(board.rules)
-                pending[executor.submit(_solve_one, solver, keep_moves, board, rate=rate)] = i
-            if not pending:
+                pool.submit(i, board)
+                in_flight += 1
+            if not in_flight:
                 break
-            # A timeout, so that a KeyboardInterrupt is acted on within _POLL_SECONDS even
-            # where a signal does not interrupt a blocked lock wait.
-            done, _ = wait(pending, timeout=_POLL_SECONDS, return_when=FIRST_COMPLETED)
-            # Lowest index first: the error reported for a batch with several bad boards is
-            # the same whatever the timing.
-            for future in sorted(done, key=pending.__getitem__):
-                i = pending.pop(future)
-                columns.store(i, future.result())
+            # Lowest index first: the error reported for a batch with several failing boards
+            # is the same whatever the timing.
+            for i, row, error in sorted(pool.finished(), key=lambda done: done[0]):
+                in_flight -= 1
+                if error is not None:
+                    raise error
+                columns.store(i, row)
                 bar.update(columns.solvable)
     except BaseException:
-        # Ctrl-C, a bad board or a failing progress callback: cancel the queued boards and
-        # stop the ones being solved (the solver's cancel() makes its running kernels return
-        # at their next budget check), so that shutting down below is prompt.
-        for future in pending:
-            future.cancel()
+        # Ctrl-C, a failing board or progress callback: skip the queued boards and stop the
+        # ones being solved (the solver's cancel() makes its running kernels return at their
+        # next budget check), so that the join below is prompt.
+        pool.cancelled = True
         cancel = getattr(solver, "cancel", None)
         if cancel is not None:
             cancel()
         raise
     finally:
         # Every thread has exited when analyze returns or raises.
-        executor.shutdown(wait=True, cancel_futures=True)
+        pool.close()
     return solved_under
+
+
+class _Pool:
+    """analyze's worker threads: daemon threads over a queue of (index, Board).
+
+    Not concurrent.futures: its workers are joined when the interpreter exits, after every
+    queued board is solved (an analyze in a daemon thread held the exit for as long as its
+    boards took, and Ctrl-C could not cut that short), and it refuses work once the
+    interpreter has begun to exit (an analyze in an atexit handler, or in a thread still
+    running when the main thread ended, raised RuntimeError). These threads are joined by
+    analyze itself; where no thread can be started (at exit, on Python 3.12+), the calling
+    thread solves the boards."""
+
+    def __init__(self, n_workers: int, solver: Solver, keep_moves: bool, rate: bool):
+        self.solver, self.keep_moves, self.rate = solver, keep_moves, rate
+        self.cancelled = False          # set by the caller: skip what is still queued
+        self.tasks: "queue.SimpleQueue[Optional[Tuple[int, Board]]]" = queue.SimpleQueue()
+        self.done: "queue.SimpleQueue[Tuple[int, Any, Optional[BaseException]]]" = \
+            queue.SimpleQueue()
+        self.threads: List[threading.Thread] = []
+        for k in range(n_workers):
+            thread = threading.Thread(target=self._work, name=f"{THREAD_NAME_PREFIX}_{k}",
+                                      daemon=True)
+            try:
+                thread.start()
+            except RuntimeError:        # "can't create new thread at interpreter shutdown"
+                break
+            self.threads.append(thread)
+
+    def _solve(self, i: int, board: Board) -> Tuple[int, Any, Optional[BaseException]]:
+        if self.cancelled:
+            return i, None, None
+        try:
+            return i, _solve_one(self.solver, self.keep_moves, board, rate=self.rate), None
+        except BaseException as exc:    # raised in the calling thread, as it would be there
+            return i, None, exc
+
+    def _work(self) -> None:
+        while True:
+            task = self.tasks.get()
+            if task is None:
+                return
+            self.done.put(self._solve(*task))
+
+    def submit(self, i: int, board: Board) -> None:
+        if self.threads:
+            self.tasks.put((i, board))
+        else:
+            self.done.put(self._solve(i, board))
+
+    def finished(self) -> List[Tuple[int, Any, Optional[BaseException]]]:
+        """The boards solved since the last call: waits for one at most _POLL_SECONDS, so
+        that the calling thread acts on a KeyboardInterrupt promptly on every platform."""
+        try:
+            found = [self.done.get(timeout=_POLL_SECONDS)]
+        except queue.Empty:
+            return []
+        while True:
+            try:
+                found.append(self.done.get_nowait())
+            except queue.Empty:
+                return found
+
+    def close(self) -> None:
+        for _ in self.threads:
+            self.tasks.put(None)
+        for thread in self.threads:
+            thread.join()
 
 
 def analysis_threads() -> List[threading.Thread]:

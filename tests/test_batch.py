@@ -6,6 +6,7 @@ import _thread
 import gc
 import itertools
 import json
+import subprocess
 import sys
 import threading
 import time
@@ -386,6 +387,46 @@ def test_ctrl_c_stops_ratings_in_flight():
     assert cancelled.game_length == 0 and cancelled.decided == 0    # stopped before any move
     assert seconds_until_interrupted(
         lambda: llk.analyze(deals, workers=2, rate=True, time_limit=1)) < 5
+
+
+_EXIT_CHILD = """
+import atexit, sys, threading, time
+import llkcore as llk
+
+gravity = llk.Rules(gravity="down")
+# Tall deals the search leaves open for seconds each (UNKNOWN at 3 s): no time limit below.
+hard = [llk.generate(18, 8, solvable=False, seed=s, rules=gravity) for s in (4, 5, 6, 7)]
+easy = [llk.generate(8, 18, seed=s) for s in range(40)]
+if sys.argv[1] == "daemon":
+    threading.Thread(target=lambda: llk.analyze(hard * 4, workers=2), daemon=True).start()
+    time.sleep(0.5)
+    print(time.monotonic(), flush=True)
+elif sys.argv[1] == "thread":       # the main thread ends at once; this thread goes on
+    threading.Thread(target=lambda: print(int((llk.analyze(easy, workers=2).verdict == 1).sum()),
+                                          flush=True)).start()
+else:       # analyze from an atexit handler, after threading has shut down
+    atexit.register(lambda: print(llk.analyze(easy[:4], workers=2).verdict.tolist(), flush=True))
+"""
+
+
+@pytest.mark.parametrize("where", ["daemon", "thread", "atexit"])
+def test_the_interpreter_exits_while_analyze_runs_in_a_daemon_thread_and_analyze_runs_at_exit(
+        where):
+    """A helper's audit: analyze in a daemon thread held the interpreter's exit until every
+    board in flight was solved (the pool's threads are joined at exit, 68 s in its run, for
+    ever here without time limits: 22 s), and Ctrl-C did not cut the wait short; analyze in
+    a thread that outlived the main thread, or in an atexit handler, raised RuntimeError (the
+    pool took no work once the interpreter began to exit). Its workers are its own daemon
+    threads now."""
+    proc = subprocess.run([sys.executable, "-c", _EXIT_CHILD, where], capture_output=True,
+                          text=True, timeout=120)
+    exited = time.monotonic()
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    if where == "daemon":           # the process ends when its main thread does
+        assert exited - float(proc.stdout) < 5, exited - float(proc.stdout)
+    else:
+        assert proc.stdout.strip() == ("40" if where == "thread" else "[1, 1, 1, 1]"), proc.stdout
 
 
 # ---------------------------------------------------------------------------------------------
