@@ -166,3 +166,11 @@ def test_gil_moves(benchmark, big_board):
                 board.moves_array()
         return call
     probe(benchmark, "moves", scaled(make))
+
+
+def test_gil_moves_list(benchmark):
+    # The moves as a Python list, a million of them (4 types on 1024x1024): the kernel releases
+    # the GIL, but turning its answer into tuples held it for 0.35 s of 0.75 in one C call
+    # (tolist), with the collector's passes inside; it is now made in steps of 16,384 moves.
+    board = llk.generate(1024, 1024, types=4, solvable=False, seed=3)
+    probe(benchmark, "moves-list", board.moves)

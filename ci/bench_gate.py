@@ -60,6 +60,9 @@ GATES = {
 #: Least coverage of a long kernel call by a Python thread (bench/test_bench_gil.py): about 0
 #: when a call holds the GIL, about 1 when it releases it, however busy the machine.
 GIL_FLOOR = 0.5
+#: Probes with a floor of their own. moves-list: the kernel releases the GIL, but the Python
+#: list made from its answer held it for 0.35 s of 0.75 (coverage 0.59); in steps, 0.90.
+GIL_FLOORS = {"gil-moves-list": 0.75}
 
 
 def run_benchmarks(json_path: Path, extra: list[str]) -> int:
@@ -147,11 +150,12 @@ def main(argv: list[str]) -> int:
     for group in sorted(probes):
         info = probes[group]
         status = ""
-        if info.get("gil_coverage", 0) < GIL_FLOOR:
+        floor = GIL_FLOORS.get(group, GIL_FLOOR)
+        if info.get("gil_coverage", 0) < floor:
             status = "  FAIL"
             failed.append(group)
         print(f"{group:28s} {info.get('call_seconds', 0):>9.2f}s {info.get('gil_coverage', 0):>10.2f} "
-              f"{info.get('gil_rate', 0):>8.2f} {GIL_FLOOR:>8.2f}{status}")
+              f"{info.get('gil_rate', 0):>8.2f} {floor:>8.2f}{status}")
     if not probes:
         print("  no gil-* probe ran")
         failed.append("gil (no probe)")
