@@ -151,6 +151,10 @@ def test_solve_prints_the_verdict_and_a_replayable_solution(tmp_path, capsys):
     code, out, err = run(capsys, "solve", path, "--svg", tmp_path / "s.svg", "--json",
                          tmp_path / "s.json")
     assert code == 0, err
+    # Each file written is named on stderr, as generate does (solve said nothing: an audit).
+    assert err.splitlines() == [
+        f"wrote the result (solvable, {board.tiles_left // 2} moves) to {tmp_path / 's.json'}",
+        f"wrote the picture to {tmp_path / 's.svg'}"]
     data = json.loads((tmp_path / "s.json").read_text())
     ref = llk.solve(board)
     assert data["verdict"] == "solvable" and data["nodes"] == ref.nodes
@@ -179,7 +183,7 @@ def test_render_svg_with_a_path(tmp_path, capsys):
     path.write_text("2 3 2\n4 5 4\n")
     svg = tmp_path / "b.svg"
     code, _, err = run(capsys, "render", path, "-o", svg, "--path", "0,0,0,2")
-    assert code == 0, err
+    assert code == 0 and err == f"wrote the picture to {svg}\n", err
     root = ET.parse(svg).getroot()
     (line,) = [e for e in root.iter() if e.get("class") == "path"]
     corners = llk.find_path([[2, 3, 2], [4, 5, 4]], (0, 0), (0, 2))

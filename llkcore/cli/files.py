@@ -210,6 +210,13 @@ def write_text(path: str, content: str) -> None:
     write_atomic(path, content.encode("utf-8"))
 
 
+def say_wrote(what: str, path: Optional[str]) -> None:
+    """Tell the user, on stderr, what went into a file (nothing for stdout): every command
+    that writes a file says so."""
+    if path not in (None, "-"):
+        print(f"wrote {what} to {path}", file=sys.stderr)
+
+
 def board_extension(path: str) -> str:
     """The board format of an output name; UsageError for one the command cannot write."""
     ext = os.path.splitext(path)[1].lower()

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..coords import size_words
 from ..deals import generate
 from ..errors import BoardError
-from .files import board_extension, write_board
+from .files import board_extension, say_wrote, write_board
 from .options import (SEED, SIZE_HELP, UsageError, add_deal_counts, add_rules, deal_counts,
                       parse_size, rules_from)
 
@@ -37,7 +36,5 @@ def run(args: argparse.Namespace) -> int:
     except (BoardError, ValueError) as exc:
         raise UsageError(f"{size_words(rows, cols)}: {exc}") from None
     write_board(board, args.output)
-    if args.output not in (None, "-"):
-        print(f"wrote a board of {size_words(rows, cols)} (seed {board.seed}) to {args.output}",
-              file=sys.stderr)
+    say_wrote(f"a board of {size_words(rows, cols)} (seed {board.seed})", args.output)
     return 0

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from ..errors import CoordinateError
-from .files import output_extension, read_board, write_atomic, write_text
+from .files import output_extension, read_board, say_wrote, write_atomic, write_text
 from .options import (UsageError, add_board, add_rules, add_time_limit, int_in, parse_pair,
                       rules_from, verdict_text)
 
@@ -77,4 +77,5 @@ def run(args: argparse.Namespace) -> int:
         write_text(out, render.text(board, path=path))
     else:
         sys.stdout.write(render.text(board, path=path))
+    say_wrote("the picture" if kind in PICTURES else "the board as text", out)
     return 0

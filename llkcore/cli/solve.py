@@ -6,7 +6,7 @@ import json
 import sys
 
 from ..solver import Verdict, solve
-from .files import check_writable, output_extension, read_board, write_text
+from .files import check_writable, output_extension, read_board, say_wrote, write_text
 from .options import (UsageError, add_board, add_rules, add_solver, pair_text, rules_from,
                       verdict_text)
 
@@ -45,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
                 "initial_moves": len(board.moves_array()),
                 "moves": None if moves is None else [[a[0], a[1], b[0], b[1]] for a, b in moves]}
         write_text(args.json, json.dumps(data) + "\n")
+        say_wrote(f"the result ({verdict}"
+                  + ("" if moves is None else f", {len(moves)} moves") + ")", args.json)
     else:
         # With --svg - the picture owns stdout and the report goes to stderr.
         report = sys.stderr if args.svg == "-" else sys.stdout
@@ -56,4 +58,5 @@ def run(args: argparse.Namespace) -> int:
     if args.svg:
         from ..render import svg
         write_text(args.svg, svg(board, solution=moves))
+        say_wrote("the picture", args.svg)
     return 0
