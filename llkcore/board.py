@@ -73,7 +73,11 @@ class Board:
     """A game position: the grid, the rules, the type index, undo/redo history.
 
     The constructor copies the grid; with gravity the board starts compacted. Build one Board per
-    screen (or ``update`` it with the next screen) and query it.
+    screen (or ``update`` it with the next screen) and query it. ``Board(board)`` starts a new
+    game (no history, no certificate) from another Board's position and rules, and
+    ``Board(board, rules=...)`` one under other rules; a module call given a Board and
+    conflicting ``rules=`` refuses them instead, as it answers for that Board as it is
+    (``board.copy()`` keeps the history).
 
     Threads may share a Board: every method is safe to call from many threads at once; each
     query sees the position before or after a concurrent change, never half of one
