@@ -17,7 +17,9 @@ def register(sub) -> None:
     p.add_argument("--seed", type=SEED, default=None, metavar="S",
                    help="seed of the deal (default: a new one each time; a file written with -o names it)")
     p.add_argument("--solvable", action="store_true",
-                   help="a solvable deal (its certificate goes into .json output)")
+                   help="a solvable deal (its certificate goes into .json output); without "
+                        "it the deal is random and may have no solution (llk.generate in "
+                        "Python deals solvable ones unless solvable=False)")
     add_deal_counts(p)
     p.add_argument("-o", "--output", metavar="FILE", help=".txt, .json or .npy (default: stdout)")
     add_rules(p)
