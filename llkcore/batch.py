@@ -345,24 +345,28 @@ class _Pool:
     boards took, and Ctrl-C could not cut that short), and it refuses work once the
     interpreter has begun to exit (an analyze in an atexit handler, or in a thread still
     running when the main thread ended, raised RuntimeError). These threads are joined by
-    analyze itself; where no thread can be started (at exit, on Python 3.12+), the calling
-    thread solves the boards."""
+    analyze itself. A thread is started per board submitted, up to ``n_workers`` (three
+    boards on ``workers=100`` start three); where none can be started (at exit, on Python
+    3.12+), the calling thread solves the boards."""
 
     def __init__(self, n_workers: int, solver: Solver, keep_moves: bool, rate: bool):
+        self.n_workers = n_workers
         self.solver, self.keep_moves, self.rate = solver, keep_moves, rate
         self.cancelled = False          # set by the caller: skip what is still queued
         self.tasks: "queue.SimpleQueue[Optional[Tuple[int, Board]]]" = queue.SimpleQueue()
         self.done: "queue.SimpleQueue[Tuple[int, Any, Optional[BaseException]]]" = \
             queue.SimpleQueue()
         self.threads: List[threading.Thread] = []
-        for k in range(n_workers):
-            thread = threading.Thread(target=self._work, name=f"{THREAD_NAME_PREFIX}_{k}",
-                                      daemon=True)
-            try:
-                thread.start()
-            except RuntimeError:        # "can't create new thread at interpreter shutdown"
-                break
-            self.threads.append(thread)
+
+    def _start_thread(self) -> bool:
+        thread = threading.Thread(target=self._work, daemon=True,
+                                  name=f"{THREAD_NAME_PREFIX}_{len(self.threads)}")
+        try:
+            thread.start()
+        except RuntimeError:            # "can't create new thread at interpreter shutdown"
+            return False
+        self.threads.append(thread)
+        return True
 
     def _solve(self, i: int, board: Board) -> Tuple[int, Any, Optional[BaseException]]:
         if self.cancelled:
@@ -380,6 +384,8 @@ class _Pool:
             self.done.put(self._solve(*task))
 
     def submit(self, i: int, board: Board) -> None:
+        if len(self.threads) < self.n_workers:
+            self._start_thread()
         if self.threads:
             self.tasks.put((i, board))
         else:

@@ -389,6 +389,18 @@ def test_ctrl_c_stops_ratings_in_flight():
         lambda: llk.analyze(deals, workers=2, rate=True, time_limit=1)) < 5
 
 
+def test_a_small_batch_starts_no_more_threads_than_it_has_boards():
+    """analyze's own pool started every worker at once: three boards with workers=100 made a
+    hundred threads, which exhausted the AddressSanitizer build's memory in the fuzz suite.
+    A thread is started per board submitted, up to ``workers``."""
+    alive = []
+    deals = [llk.generate(6, 6, seed=s) for s in range(3)]
+    result = llk.analyze(deals, workers=100, progress=lambda done, total: alive.append(
+        len(analysis_threads())))
+    assert list(result.verdict) == [1, 1, 1] and alive and max(alive) <= 3, alive
+    assert not analysis_threads()
+
+
 _EXIT_CHILD = """
 import atexit, sys, threading, time
 import llkcore as llk
