@@ -63,10 +63,9 @@ def _sparse_big(n: int = 256, per: int = 66, types: int = 4, seed: int = 3):
     rng = np.random.default_rng(seed)
     grid = np.zeros((n, n), np.int32)
     grid.flat[rng.choice(n * n, types * per, replace=False)] = np.repeat(np.arange(1, types + 1), per)
-    queries = [(*divmod(int(p), n), *divmod(int(q), n))
-               for t in range(1, types + 1)
-               for i, p in enumerate(np.flatnonzero(grid == t))
-               for q in np.flatnonzero(grid == t)[i + 1:]]
+    cells = [np.flatnonzero(grid == t).tolist() for t in range(1, types + 1)]
+    queries = [(*divmod(p, n), *divmod(q, n))
+               for same in cells for i, p in enumerate(same) for q in same[i + 1:]]
     return llk.Board(grid), np.array(queries, np.int64)
 
 

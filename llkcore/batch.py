@@ -358,15 +358,14 @@ class _Pool:
             queue.SimpleQueue()
         self.threads: List[threading.Thread] = []
 
-    def _start_thread(self) -> bool:
+    def _start_thread(self) -> None:
         thread = threading.Thread(target=self._work, daemon=True,
                                   name=f"{THREAD_NAME_PREFIX}_{len(self.threads)}")
         try:
             thread.start()
         except RuntimeError:            # "can't create new thread at interpreter shutdown"
-            return False
+            return
         self.threads.append(thread)
-        return True
 
     def _solve(self, i: int, board: Board) -> Tuple[int, Any, Optional[BaseException]]:
         if self.cancelled:

@@ -101,6 +101,7 @@ cdef int build_matching(Ctx *c, IVec *pending, int32_t *tiles, Matcher *m) noexc
     Returns -1 if out of memory, -2 when the budget said stop."""
     cdef Grid *g = c.g
     cdef int t, i, u, v, n, r
+    cdef bint flooded
     pending.n = 0
     for t in range(g.ntypes):
         n = g.count[t]
@@ -112,10 +113,11 @@ cdef int build_matching(Ctx *c, IVec *pending, int32_t *tiles, Matcher *m) noexc
         m.nl = (n + 1) // 2
         m.nr = n // 2
         m.adj.n = 0
+        flooded = floods_type(g, c.w, t, c.max_turns)      # (once a type: it weighs the board)
         for u in range(m.nl):
             m.ml[u] = -1
             m.start[u] = m.adj.n
-            if floods_type(g, c.w, t, c.max_turns):
+            if flooded:
                 r = flood_row(c, t, tiles, n, u, m)
                 if r < 0:
                     return -2 if r == -1 else -1
