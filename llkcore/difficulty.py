@@ -82,11 +82,13 @@ def band_of(score: float) -> str:
     raise ValueError(f"a score is between 0 and 100, got {score!r}")
 
 
-def stuck_count(state: GridState, rules: Rules, playouts: int, stream: np.ndarray) -> int:
+def stuck_count(state: GridState, rules: Rules, playouts: int, stream: np.ndarray,
+                cancel: Optional[np.ndarray] = None) -> int:
     """How many of ``playouts`` random playouts from ``state`` (not changed) got stuck, drawing
-    from ``stream`` (advanced: playing n then m playouts equals playing n + m)."""
+    from ``stream`` (advanced: playing n then m playouts equals playing n + m). A set
+    ``cancel`` flag ends them early (the count is then of those played)."""
     removed, _ = _playouts.random_playouts(state.copy(), rules.max_turns, rules.gravity_code,
-                                           playouts, stream)
+                                           playouts, stream, cancel=cancel)
     if state.tiles % 2:
         return len(removed)             # a tile is always left over: every playout is stuck
     return int(np.count_nonzero(removed != state.tiles // 2))
@@ -120,11 +122,11 @@ def rating_of(board: Board, playouts: int = PLAYOUTS, seed: int = 0,
               node_limit: Optional[int] = NODE_LIMIT, traps: bool = True,
               cancel: Optional[np.ndarray] = None) -> Rating:
     """``rate`` of a Board with checked arguments. ``cancel``: an int32 array whose first
-    item another thread sets to stop the careful game (analyze's workers, on Ctrl-C); the
-    Rating is then partial, for a caller that drops it."""
+    item another thread sets to stop the playouts and the careful game (analyze's workers, on
+    Ctrl-C); the Rating is then partial, for a caller that drops it."""
     rules = board.rules
     state, known = board._snapshot()
-    stuck = stuck_count(state, rules, playouts, _deals.rng_state(seed))
+    stuck = stuck_count(state, rules, playouts, _deals.rng_state(seed), cancel)
     score = score_of(stuck, playouts)
     counts = {"traps": 0, "decided": 0, "undecided": 0, "positions": 0, "branching": 0,
               "length": 0}

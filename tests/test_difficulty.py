@@ -215,9 +215,9 @@ def test_the_probe_playouts_are_charged_to_the_node_budget(monkeypatch):
     probes = []
     real = _insight._playouts.random_playouts
 
-    def counting(state, max_turns, gravity, count, *args):
+    def counting(state, max_turns, gravity, count, *args, **kwargs):
         probes.append((count, state.tiles // 2))
-        return real(state, max_turns, gravity, count, *args)
+        return real(state, max_turns, gravity, count, *args, **kwargs)
 
     monkeypatch.setattr(_insight._playouts, "random_playouts", counting)
     line = np.repeat(np.arange(1, 33, dtype=np.int32), 2).reshape(1, 64)

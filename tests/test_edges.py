@@ -265,6 +265,8 @@ _CHILD = textwrap.dedent("""
     # finished before the signal came.
     gravity = llk.Rules(gravity="down")
     step("generate", lambda: llk.generate(1024, 1024, seed=1, rules=gravity))
+    # The random playouts (3 s here) ran on with no look at the signals: 14 s late at 96 x 96.
+    step("rate", lambda: llk.rate(llk.generate(64, 64, seed=1, rules=gravity), traps=False))
     full = llk.generate(1024, 1024, solvable=False, seed=2, rules=gravity)
     before = full.grid.copy()
     step("shuffle", full.shuffle)
@@ -297,7 +299,7 @@ def test_ctrl_c_stops_moves_hint_solve_analyze_generate_and_shuffle_on_big_board
                             stderr=subprocess.PIPE, text=True)
     try:
         delays = _interrupt_each(proc, ["moves", "hint", "solve", "analyze", "waiting", "generate",
-                                        "shuffle"])
+                                        "rate", "shuffle"])
         unchanged = json.loads(proc.stdout.readline())
         proc.communicate(timeout=60)
     finally:

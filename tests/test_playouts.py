@@ -128,6 +128,23 @@ def test_a_time_limit_stops_the_playouts():
     assert fingerprint(board) == fingerprint(llk.Board(board.grid))
 
 
+def test_a_set_cancel_flag_stops_the_playouts_and_leaves_the_state_as_it_was():
+    """The playouts filled their budget by hand, without the cancel flag: a rating in analyze's
+    worker kept playing after Ctrl-C had cancelled the solver (14 s at 96 x 96 with gravity)."""
+    board = llk.generate(20, 20, seed=1, rules=llk.Rules(gravity="down"))
+    rules = board.rules
+    before = fingerprint(board)
+    cancel = np.ones(1, dtype=np.int32)
+    removed, cleared = _playouts.random_playouts(board._state, rules.max_turns, rules.gravity_code,
+                                                 1000, _deals.rng_state(0), cancel=cancel)
+    assert len(removed) == 0 and cleared is None
+    assert fingerprint(board) == before
+    cancel[0] = 0
+    removed, _ = _playouts.random_playouts(board._state, rules.max_turns, rules.gravity_code, 3,
+                                           _deals.rng_state(0), cancel=cancel)
+    assert len(removed) == 3
+
+
 def test_bad_arguments_are_refused():
     board = llk.Board([[1, 1]])
     with pytest.raises(ValueError, match="rng_state"):

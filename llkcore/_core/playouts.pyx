@@ -24,13 +24,14 @@ from libc.string cimport memcpy, memset
 
 from .alloc cimport IVec, grow, ivec_reserve, llk_free, llk_malloc
 from .gravity cimport put_pair, slide_room, take_pair
-from .grid cimport Grid, cmp_pair, llk_now, sort_positions
+from .grid cimport Grid, cmp_pair, sort_positions
 from .link cimport can_link, link_cells
 from .memo cimport mix64
 from .pairs cimport KeptWork, list_moves_grown, moves_after
 from .path cimport PathWork
 from .rng cimport rng_below, rng_next
-from .run cimport ST_MEMORY, ST_SOLVED, Budget, Ctx, record, spend, still_time
+from .run cimport (ST_MEMORY, ST_SOLVED, Budget, Ctx, budget_raise, budget_start, out_of_time,
+                   record, spend, still_time)
 from .state cimport GridState
 
 import numpy as np
@@ -171,13 +172,16 @@ cdef int logged_take(Grid *g, int a, int z, int gravity, IVec *log) noexcept nog
 
 def random_playouts(GridState s not None, int max_turns, int gravity, int count,
                     cnp.ndarray rng_state not None, double time_limit=-1.0,
-                    bint keep_clear=False, int draws=DRAWS):
+                    bint keep_clear=False, int draws=DRAWS, cnp.ndarray cancel=None):
     """Play ``count`` uniformly random playouts from the position of ``s`` (left as it was).
 
     ``rng_state``: the 4-word uint64 stream (advanced). ``time_limit`` >= 0: stop starting
     playouts (and end the one running) once that many seconds have passed. ``keep_clear``: also
     return the removals of the first playout that cleared the board. ``draws``: rejection
     draws per step before every removable pair is listed (tests set 0: always list).
+    ``cancel``: an int32 array whose first item another thread may set to stop the playouts as
+    time running out would. A signal handler that raises (Ctrl-C) stops them too, and its
+    exception is raised.
 
     Returns ``(removed, first_clear)``: per playout played, the pairs it removed (int32;
     tiles / 2 means it cleared the board when the tile count is even: an odd count never
@@ -203,12 +207,8 @@ def random_playouts(GridState s not None, int max_turns, int gravity, int count,
     mv.data = NULL; mv.n = 0; mv.cap = 0
     log.data = NULL; log.n = 0; log.cap = 0
     first.data = NULL; first.n = 0; first.cap = 0
-    budget.cancel = NULL
-    budget.nodes = 0
-    budget.node_limit = -1
-    budget.stop = 0
-    budget.ticks = 0
-    budget.deadline = llk_now() + time_limit if time_limit >= 0 else -1.0
+    budget_start(&budget, time_limit,
+                 NULL if cancel is None else <const int *>cnp.PyArray_DATA(cancel))
     if max_turns > 2:
         s.lock_work()
     else:
@@ -219,7 +219,7 @@ def random_playouts(GridState s not None, int max_turns, int gravity, int count,
             steps = -1
         with nogil:
             while played < count and steps != -1:
-                if budget.deadline >= 0 and llk_now() > budget.deadline:
+                if budget.stop or out_of_time(&budget):
                     break
                 steps = playout(g, &s.work, max_turns, gravity, rng, &mv, &log, cum, draws,
                                 &budget)
@@ -240,6 +240,7 @@ def random_playouts(GridState s not None, int max_turns, int gravity, int count,
         s.unlock()
     out = None
     try:
+        budget_raise(&budget)
         if steps == -1:
             raise MemoryError("llkcore: random playouts could not allocate their work space")
         if cleared >= 0:
