@@ -32,7 +32,7 @@ DIRECTIVES = {
 
 #: One extension module per kernel file, in dependency order (docs/architecture.md): each
 #: cimports only those before it, but peeling and pairing, which cimport each other.
-KERNELS = ["alloc", "reach", "path", "run", "state", "link", "reader", "pairs", "memo", "greedy",
+KERNELS = ["alloc", "reach", "path", "run", "state", "link", "reader", "memo", "pairs", "greedy",
            "matching", "peeling", "pairing", "gravity_dead", "playouts", "gravity_search", "solve",
            "deal"]
 

@@ -105,8 +105,14 @@ def big_gravity_boards():
         return llk.Board(llk.generate(rows, cols, solvable=False, seed=1).grid,
                          rules=llk.Rules(gravity=gravity))
 
+    line = np.repeat(np.arange(1, 5, dtype=np.int32), 256)
+    np.random.default_rng(1).shuffle(line)
     return {"1024x1024": deal(1024, 1024, "down"), "512x512 4 types": few_types(512, 4, "down"),
-            "1024x8": deal(1024, 8, "down"), "8x1024 left": deal(8, 1024, "left")}
+            "1024x8": deal(1024, 8, "down"), "8x1024 left": deal(8, 1024, "left"),
+            # 10**5 moves a position: the kept moves' "listed already?" skipped the clock (4 s
+            # late)
+            "1x1024 4 types 4 turns": llk.Board(line.reshape(1, 1024),
+                                                rules=llk.Rules(gravity="down", max_turns=4))}
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +120,8 @@ def gravity_boards():
     return big_gravity_boards()
 
 
-@pytest.mark.parametrize("name", ["1024x1024", "512x512 4 types", "1024x8", "8x1024 left"])
+@pytest.mark.parametrize("name", ["1024x1024", "512x512 4 types", "1024x8", "8x1024 left",
+                                  "1x1024 4 types 4 turns"])
 def test_time_limit_holds_on_big_gravity_boards(gravity_boards, name):
     """The gravity search and its dead test read the clock inside every long loop: the root's
     key and the dead test's set-up walk cells in order (by type they cost a cache miss per tile,

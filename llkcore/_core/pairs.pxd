@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Removable pairs of a position (pairs.pyx): the one listing of removable pairs."""
 from libc.math cimport sqrt
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t, uint64_t
 
 from .alloc cimport IVec
 from .grid cimport Grid
@@ -83,6 +83,10 @@ cdef struct KeptWork:
     int up                  # offset of one cell against gravity
     Flood flood             # the flood from each cell a removal emptied
     int32_t *reach_turns    # H*W: the fewest turns from that cell to each tile it reached
+    uint64_t *listed        # a set of the moves listed so far (open addressing, 0: free),
+    int64_t listed_slots    # ...its slots (a power of two; used only past LISTED_SCAN moves)
+    int64_t listed_room     # ...and the slots allocated
+    int64_t listed_count    # ...and the moves in it
 
 # Allocate / free the buffers, all or nothing (False: out of memory, nothing held).
 cdef bint kept_alloc(KeptWork *k, int H, int W, const int32_t *line, int up) noexcept nogil

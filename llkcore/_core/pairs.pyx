@@ -14,13 +14,15 @@ Every entry point runs under a budget (run.pxd): Ctrl-C in the main thread stops
 and raises KeyboardInterrupt; the state is only read, so nothing changes.
 """
 cimport numpy as cnp
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport abs, qsort
+from libc.string cimport memset
 
 from .alloc cimport IVec, ivec_reserve, llk_free, llk_malloc
 from .budget cimport Budget
 from .grid cimport Grid, adjacent, cmp_int64, cmp_pair, empty_neighbours
 from .link cimport link_cells
+from .memo cimport mix64
 from .sweep cimport link_sweep, two_turn_length
 from .path cimport PathWork, path_search
 from .reach cimport Flood, flood_alloc, flood_free, flood_reach
@@ -162,6 +164,8 @@ cdef bint kept_alloc(KeptWork *k, int H, int W, const int32_t *line, int up) noe
     k.line = line
     k.up = up
     k.reach_turns = <int32_t *>llk_malloc(<size_t>H * W * sizeof(int32_t))
+    k.listed = NULL
+    k.listed_room = 0
     if k.reach_turns == NULL or not flood_alloc(&k.flood, H, W):
         kept_free(k)
         return False
@@ -172,6 +176,9 @@ cdef void kept_free(KeptWork *k) noexcept nogil:
     flood_free(&k.flood)
     llk_free(k.reach_turns)
     k.reach_turns = NULL
+    llk_free(k.listed)
+    k.listed = NULL
+    k.listed_room = 0
 
 
 cdef inline bint moved_line(const KeptWork *k, int q, int a, int la, int b, int lb) noexcept nogil:
@@ -182,13 +189,85 @@ cdef inline bint moved_line(const KeptWork *k, int q, int a, int la, int b, int 
     return (lq == la and (q - a) * k.up >= 0) or (lq == lb and (q - b) * k.up >= 0)
 
 
-cdef inline bint among(const int32_t *v, int64_t n, int x, int y) noexcept nogil:
-    """(x, y) is one of the n moves in v."""
-    cdef int64_t i
+# Up to this many moves, "is (x, y) listed already?" scans them; past it, a set answers. A
+# position with 10**5 moves and a flood reaching 10**5 pairs made the scan quadratic: three
+# search nodes in 5 s on a 1 x 1024 board of four types.
+cdef enum:
+    LISTED_SCAN = 32
+
+
+cdef inline uint64_t move_key(int x, int y) noexcept nogil:
+    """A move (x < y, so y > 0) as a non-zero key."""
+    return ((<uint64_t><uint32_t>x) << 32) | <uint32_t>y
+
+
+cdef inline bint listed_add(KeptWork *k, uint64_t key) noexcept nogil:
+    """Put ``key`` in the set (room assumed); False when it was there already."""
+    cdef int64_t mask = k.listed_slots - 1
+    cdef int64_t i = <int64_t>(mix64(key) & <uint64_t>mask)
+    while k.listed[i] != 0:
+        if k.listed[i] == key:
+            return False
+        i = (i + 1) & mask
+    k.listed[i] = key
+    k.listed_count += 1
+    return True
+
+
+cdef bint listed_fill(KeptWork *k, const int32_t *v, int64_t n) noexcept nogil:
+    """Make the set hold the n moves in v, with slots for at least as many again (at most half
+    full); False when out of memory."""
+    cdef int64_t slots = 64, i
+    while slots < 4 * n:
+        slots <<= 1
+    if slots > k.listed_room:
+        llk_free(k.listed)
+        k.listed = <uint64_t *>llk_malloc(<size_t>slots * sizeof(uint64_t))
+        k.listed_room = slots if k.listed != NULL else 0
+        if k.listed == NULL:
+            return False
+    k.listed_slots = slots
+    k.listed_count = 0
+    memset(k.listed, 0, <size_t>slots * sizeof(uint64_t))
     for i in range(n):
-        if v[2 * i] == x and v[2 * i + 1] == y:
-            return True
-    return False
+        listed_add(k, move_key(v[2 * i], v[2 * i + 1]))
+    return True
+
+
+cdef int among(KeptWork *k, const int32_t *v, int64_t n, bint *filled, int x,
+               int y) noexcept nogil:
+    """Whether (x, y), x < y, is one of the n moves in v: 1 or 0, -2 when out of memory.
+    Past LISTED_SCAN moves a set of them answers, made at the first question (``filled``
+    says it is made; every later move must then be added with ``listed_note``)."""
+    cdef int64_t i, mask
+    cdef uint64_t key = move_key(x, y)
+    if n <= LISTED_SCAN and not filled[0]:
+        for i in range(n):
+            if v[2 * i] == x and v[2 * i + 1] == y:
+                return 1
+        return 0
+    if not filled[0]:
+        if not listed_fill(k, v, n):
+            return -2
+        filled[0] = True
+    mask = k.listed_slots - 1
+    i = <int64_t>(mix64(key) & <uint64_t>mask)
+    while k.listed[i] != 0:
+        if k.listed[i] == key:
+            return 1
+        i = (i + 1) & mask
+    return 0
+
+
+cdef bint listed_note(KeptWork *k, const int32_t *v, int64_t n, bint filled) noexcept nogil:
+    """After a move was added as the n-th of v: add it to the set too, if made (made again,
+    bigger, once half full); False when out of memory."""
+    if not filled:
+        return True
+    if 2 * (k.listed_count + 1) > k.listed_slots:
+        return listed_fill(k, v, n)
+    listed_add(k, move_key(v[2 * n - 2], v[2 * n - 1]))
+    return True
 
 
 cdef inline int64_t add_move(IVec *v, int64_t base, int64_t n, int x, int y) noexcept nogil:
@@ -206,10 +285,11 @@ cdef int64_t moves_after(KeptWork *k, const Grid *g, PathWork *w, int max_turns,
                          int64_t src_base, int64_t nsrc, IVec *dst, int64_t dst_base,
                          int64_t *nkept) noexcept nogil:
     cdef int la = k.line[a], lb = k.line[b], HW = g.H * g.W
-    cdef int i, j, m, x, y, t, q, line, nfreed = 0, nreached
+    cdef int i, j, m, x, y, t, q, line, nfreed = 0, nreached, found
     cdef int depth = max_turns // 2       # of the floods from the emptied cells
     cdef int freed[2]
     cdef int64_t n = 0
+    cdef bint filled = False              # the set of listed moves is made (among)
     cdef const int32_t *from_
     if not ivec_reserve(dst, dst_base + 2 * nsrc + 2):
         return -2
@@ -278,14 +358,19 @@ cdef int64_t moves_after(KeptWork *k, const Grid *g, PathWork *w, int max_turns,
                         continue      # taken from y, or too many turns
                 elif k.reach_turns[x] + depth + 1 > max_turns:
                     continue
-                if among(dst.data + dst_base, n, min(x, y), max(x, y)):
-                    continue
                 if not still_time(bud):
                     return -1
+                found = among(k, dst.data + dst_base, n, &filled, min(x, y), max(x, y))
+                if found != 0:
+                    if found < 0:
+                        return -2
+                    continue
                 if link_cells(g, w, x, y, max_turns):
                     n = add_move(dst, dst_base, n, x, y)
                     if n < 0:
                         return n
+                    if not listed_note(k, dst.data + dst_base, n, filled):
+                        return -2
     return n
 
 
