@@ -192,13 +192,17 @@ def _solve_one(solver: Solver, keep_moves: bool, board: Board, *,
     worker's own: _prepare)."""
     # The moves are listed under the solver's cancel flag (Ctrl-C in analyze stops them too)
     # and the board's time limit: a board of a million cells can have tens of millions of
-    # pairs, minutes to list (an audit); then initial_moves is -1 and the solve goes on.
+    # pairs, minutes to list (an audit); then initial_moves is -1 and the solve goes on, with
+    # what is left of the limit (the listing and the solve each took all of it: twice the time).
+    limit = solver._seconds
+    start = time.perf_counter()
     cells = _pairs.moves_cells(board._state, board.rules.max_turns, solver._cancel,
-                               listing_seconds(None if solver._seconds < 0 else solver._seconds))
+                               listing_seconds(None if limit < 0 else limit))
     if cells is None and solver.cancelled:
         return (int(Verdict.UNKNOWN), -1, -1, 0, 0.0, None, None)
     initial = -1 if cells is None else int(cells.shape[0])
-    sol = solver.solve(board)
+    left = limit if limit < 0 else max(0.0, limit - (time.perf_counter() - start))
+    sol = solver._solve_within(board, left)
     verdict = int(sol.verdict)
     found = sol.moves if verdict == int(Verdict.SOLVABLE) else None
     length = -1 if found is None else len(found)

@@ -199,6 +199,11 @@ class Solver:
 
     def solve(self, board_or_grid: GridLike) -> Solution:
         """Solve a Board (from its current position, with its rules) or a grid; see ``solve``."""
+        return self._solve_within(board_or_grid, self._seconds)
+
+    def _solve_within(self, board_or_grid: GridLike, seconds: float) -> Solution:
+        """``solve`` in ``seconds`` (< 0: no limit) instead of the time limit: what is left of
+        it after work the caller did for the same board (analyze lists its moves first)."""
         start = time.perf_counter()
         board = board_for(board_or_grid, self.rules)
         rules = board.rules
@@ -213,7 +218,7 @@ class Solver:
                                 nodes=0, seconds=time.perf_counter() - start,
                                 strategy=self.strategy, reason="certificate")
         status, cells, nodes = _solve.solve_state(
-            state, self._code, rules.max_turns, rules.gravity_code, self._nodes, self._seconds,
+            state, self._code, rules.max_turns, rules.gravity_code, self._nodes, seconds,
             self._memo, cancel=self._cancel)
         verdict = _VERDICT_OF_STATUS[status]
         moves = None if cells is None else moves_of(cells, board._width)

@@ -108,6 +108,36 @@ def test_results_do_not_depend_on_completion_order(monkeypatch):
     assert got.same_results(expected) and got.moves == expected.moves
 
 
+def test_a_board_s_listing_and_solve_share_its_time_limit(monkeypatch):
+    """analyze lists a board's moves (initial_moves) and then solves it: each was given the
+    whole time_limit, so a board whose listing runs out of time (a million sparse cells) took
+    twice the limit. The solve now gets what the listing left."""
+    from llkcore.solver import Solver
+
+    real_listing = batch._pairs.moves_cells
+    given = []
+
+    def slow_listing(*args):
+        time.sleep(0.3)
+        return real_listing(*args)
+
+    real_solve = Solver._solve_within
+
+    def recording(self, board, seconds):
+        given.append(seconds)
+        return real_solve(self, board, seconds)
+
+    monkeypatch.setattr(batch._pairs, "moves_cells", slow_listing)
+    monkeypatch.setattr(Solver, "_solve_within", recording)
+    deals = [llk.generate(6, 6, seed=s) for s in range(2)]
+    result = llk.analyze(deals, workers=1, time_limit=1.0)
+    assert list(result.verdict) == [1, 1]
+    assert len(given) == 2 and all(0.0 <= s <= 0.7 for s in given), given
+    given.clear()
+    llk.analyze(deals, workers=1)                   # no limit stays no limit
+    assert given == [-1.0, -1.0]
+
+
 # ---------------------------------------------------------------------------------------------
 # Inputs
 # ---------------------------------------------------------------------------------------------
