@@ -449,14 +449,14 @@ class Board:
         with self._writer:
             value = self._state.value_at(pa)
             found: Any = None
-            moved: Optional[np.ndarray]
             if not with_path and _link.link(self._state, pa, pb, self._turns):
-                moved = self._state.remove_pair(pa, pb, self._gravity)
+                self._state.remove_pair(pa, pb, self._gravity)
             else:       # (a refused replay comes here too, for the reason in words)
-                code, found, moved = self._state.try_remove(pa, pb, self._turns, self._gravity)
+                code, found, _ = self._state.try_remove(pa, pb, self._turns, self._gravity)
                 if code:    # found: which endpoint is refused
                     raise IllegalMove(self._refusal(code, cast(int, found), a, b, pa, pb))
-            self._undo.append((pa, pb, value, moved))
+            # No gravity moves kept: undo reads them back from the position (GridState.put_back).
+            self._undo.append((pa, pb, value))
             if self._redo:
                 self._branched = True
                 self._redo.clear()
@@ -481,15 +481,16 @@ class Board:
         with self._writer:
             if not self._undo:
                 return False
-            record = self._undo.pop()
+            record = self._undo[-1]         # (popped once undone: a MemoryError keeps it)
             if record[0] == _SHUFFLE:
                 _, cells, before, _, certificate_before, _ = record
                 self._state.retype(cells, before)
                 self._certificate = certificate_before
-                self._redo.append(record)
+                self._redo.append(self._undo.pop())
                 return True
-            pa, pb, value, moved = record
-            self._state.restore_pair(pa, pb, value, value, moved)
+            pa, pb, value = record
+            self._state.put_back(pa, pb, value, self._gravity)
+            self._undo.pop()
             self._redo.append((pa, pb))
             return True
 
@@ -510,8 +511,8 @@ class Board:
             return
         pa, pb = record[0], record[1]
         value = self._state.value_at(pa)
-        moved = self._state.remove_pair(pa, pb, self._gravity)
-        self._undo.append((pa, pb, value, moved))
+        self._state.remove_pair(pa, pb, self._gravity)
+        self._undo.append((pa, pb, value))
 
     def shuffle(self, *, solvable: bool = True, seed: Optional[int] = None) -> None:
         """Redistribute the types of the tiles left over the same cells, as one undoable step.
@@ -554,17 +555,28 @@ class Board:
             # Walked from the end the step counts from, so the last removal costs O(1) however
             # long the history (render.solution_steps asks after every move of a replay).
             skip = -step - 1 if step < 0 else step      # removals to pass on the way
-            record = None
-            for r in (reversed(self._undo) if step < 0 else self._undo):
-                if r[0] != _SHUFFLE:
+            at = None
+            order = range(len(self._undo) - 1, -1, -1) if step < 0 else range(len(self._undo))
+            for i in order:
+                if self._undo[i][0] != _SHUFFLE:
                     if skip == 0:
-                        record = r
+                        at = i
                         break
                     skip -= 1
-            if record is None:
+            if at is None:
                 removals = sum(r[0] != _SHUFFLE for r in self._undo)
                 raise IndexError(f"no removal {step} in a history of {removals}")
-            moved = record[3].tolist()
+            # The moves are read back from the position the removal left (none are kept): the
+            # steps after it are undone on a copy.
+            state = self._state
+            if at < len(self._undo) - 1:
+                state = state.copy()
+                for record in reversed(self._undo[at + 1:]):
+                    if record[0] == _SHUFFLE:
+                        state.retype(record[1], record[2])
+                    else:
+                        state.put_back(record[0], record[1], record[2], self._gravity)
+            moved = state.slides(self._undo[at][0], self._undo[at][1], self._gravity).tolist()
         return [(self._point(s), self._point(d)) for s, d in moved]
 
     # ---- play-time insight: the solver's view of the position (_insight.py; docs/architecture.md, "Play-time insight") ----
@@ -703,12 +715,14 @@ class Board:
                         return False
                     if not _link.link(self._state, pa, pb, self._turns):
                         return False
-                    value = self._state.value_at(pa)
-                    played.append((pa, pb, value, self._state.remove_pair(pa, pb, self._gravity)))
+                    played.append((pa, pb, self._state.value_at(pa)))
+                    self._state.remove_pair(pa, pb, self._gravity)
                 return self._state.tiles == 0
             finally:
-                for pa, pb, value, moved in reversed(played):
-                    self._state.restore_pair(pa, pb, value, value, moved)
+                # (The gravity moves are read back, not kept: a certificate of half a million
+                # removals kept as many arrays, 0.9 GB when from_json checked a 1024 x 1024 save.)
+                for pa, pb, value in reversed(played):
+                    self._state.put_back(pa, pb, value, self._gravity)
 
     def copy(self) -> "Board":
         """An independent copy (grid, index, history, certificate, labels, seed), of this

@@ -348,6 +348,63 @@ def test_undo_redo_unlimited_and_exact(data, grid, r):
     assert board.moves() == llkref.moves(seen[-1], **ref_kwargs(r))
 
 
+@settings(max_examples=examples(60))
+@given(data=st.data(), grid=st.one_of(deals(max_side=7), grids(max_side=7)),
+       r=rules_st(gravity=True), shuffle_at=st.integers(0, 6))
+def test_slides_of_every_step_are_the_moves_gravity_made(data, grid, r, shuffle_at):
+    """A Board keeps no record of its gravity moves: undo and ``slides(step)`` read them back
+    from the position the removal left (every position under gravity is packed). They must be
+    the moves the removal made, as the kernel recorded them then, for every step of a game with
+    walls and a reshuffle in it, and after undoing some of it."""
+    board = llk.Board(grid, rules=r)
+    made = []
+    for k in range(12):
+        if k == shuffle_at and board.tiles_left >= 4:
+            board.shuffle(solvable=False, seed=k)
+        moves = board.moves()
+        if not moves:
+            break
+        a, b = moves[data.draw(st.integers(0, len(moves) - 1))]
+        recorder = board._state.copy()
+        recorded = recorder.remove_pair(board._cell(a), board._cell(b), board._gravity)
+        board.remove(a, b)
+        made.append([(board._point(s), board._point(d)) for s, d in recorded.tolist()])
+        assert board.slides() == made[-1]
+        assert board.grid.tolist() == recorder.grid_view().tolist()
+    for step in range(len(made)):
+        assert board.slides(step) == made[step] == board.slides(step - len(made))
+    back = data.draw(st.integers(0, len(made)))
+    for _ in range(back):
+        board.undo()
+    for step in range(len(made) - back):
+        assert board.slides(step) == made[step]
+    if r.gravity is None:
+        assert made == [[]] * len(made)
+
+
+def test_a_long_game_under_gravity_keeps_no_slides():
+    """Each removal's undo record held its gravity moves as a numpy array: about 0.5 KB a
+    removal on a 512 x 512 board, 1 GB for a 1024 x 1024 game loaded from its save. Now the
+    record is the two cells and the type."""
+    import tracemalloc
+
+    board = llk.generate(200, 24, seed=1, rules=llk.Rules(gravity="down"))
+    board.remove(*board.certificate[0])         # the path search's buffers are made once
+    moves = board.certificate[1:2001]
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for a, b in moves:
+            board.remove(a, b)
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown / len(moves) < 200, grown / len(moves)     # a 3-tuple in a list: about 100 B
+    while board.undo():
+        pass
+    assert board.grid.tolist() == llk.generate(200, 24, seed=1, rules=board.rules).grid.tolist()
+
+
 @settings(max_examples=examples(40))
 @given(data=st.data(), grid=deals(max_side=6), r=rules_st(gravity=True))
 def test_a_new_remove_clears_redo(data, grid, r):

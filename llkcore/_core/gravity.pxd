@@ -31,19 +31,84 @@ cdef inline int compact_line(Grid *g, int start, int stride, int length, int32_t
     return nmoves
 
 
-cdef inline int compact_through(Grid *g, int p, int gravity, int32_t *moves) noexcept nogil:
-    """Apply gravity to the line (column or row) through padded cell p."""
+cdef inline bint line_through(const Grid *g, int p, int gravity, int *start, int *stride,
+                              int *length) noexcept nogil:
+    """The line (column or row) gravity packs through padded cell p, as ``compact_line`` takes
+    it: its cell at the gravity end, the step away from that end, its length. False without
+    gravity."""
     cdef int r = p // g.W
     cdef int c = p - r * g.W
     if gravity == GRAVITY_DOWN:
-        return compact_line(g, g.rows * g.W + c, -g.W, g.rows, moves)
-    if gravity == GRAVITY_UP:
-        return compact_line(g, g.W + c, g.W, g.rows, moves)
-    if gravity == GRAVITY_LEFT:
-        return compact_line(g, r * g.W + 1, 1, g.cols, moves)
-    if gravity == GRAVITY_RIGHT:
-        return compact_line(g, r * g.W + g.cols, -1, g.cols, moves)
-    return 0
+        start[0], stride[0], length[0] = g.rows * g.W + c, -g.W, g.rows
+    elif gravity == GRAVITY_UP:
+        start[0], stride[0], length[0] = g.W + c, g.W, g.rows
+    elif gravity == GRAVITY_LEFT:
+        start[0], stride[0], length[0] = r * g.W + 1, 1, g.cols
+    elif gravity == GRAVITY_RIGHT:
+        start[0], stride[0], length[0] = r * g.W + g.cols, -1, g.cols
+    else:
+        return False
+    return True
+
+
+cdef inline int compact_through(Grid *g, int p, int gravity, int32_t *moves) noexcept nogil:
+    """Apply gravity to the line (column or row) through padded cell p."""
+    cdef int start, stride, length
+    if not line_through(g, p, gravity, &start, &stride, &length):
+        return 0
+    return compact_line(g, start, stride, length, moves)
+
+
+cdef inline int line_slides(const Grid *g, int start, int stride, int length, int ia,
+                            int ib, int32_t *moves) noexcept nogil:
+    """The moves ``compact_line`` made on this line after the tiles at its indexes ia and ib
+    (ib = -1: ia alone) were taken, read from the line it left.
+
+    The line was packed before (every position under gravity is), so in each wall-bounded
+    segment its tiles filled the cells from the gravity end: those left fill them still, and
+    the segment held as many more as it has taken cells. The tile that was at index i, not
+    taken, now sits i minus the taken cells below i; the moves are listed as compact_line made
+    them, by rising i."""
+    cdef int s0 = 0, s1, left, held, i, below, nmoves = 0
+    while s0 < length:
+        if g.cells[start + s0 * stride] < 0:
+            s0 += 1
+            continue
+        s1 = s0
+        while s1 < length and g.cells[start + s1 * stride] >= 0:
+            s1 += 1
+        left = 0
+        while s0 + left < s1 and g.cells[start + (s0 + left) * stride] > 0:
+            left += 1
+        held = left + (s0 <= ia < s1) + (s0 <= ib < s1)
+        below = 0
+        for i in range(s0, s0 + held):
+            if i == ia or i == ib:
+                below += 1
+            elif below:
+                moves[2 * nmoves] = start + i * stride
+                moves[2 * nmoves + 1] = start + (i - below) * stride
+                nmoves += 1
+        s0 = s1
+    return nmoves
+
+
+cdef inline int slides_of(const Grid *g, int pa, int pb, int gravity,
+                          int32_t *moves) noexcept nogil:
+    """The gravity moves ``take_pair(pa, pb)`` made, in its order, read back from the position
+    it left, which must be the one it left (``slide_room`` ints are enough; returns how many).
+    Boards keep no record of them for undo: a record per removal cost a numpy array (about
+    0.5 KB on a 512 x 512 board, the bulk of a long game's memory)."""
+    cdef int start, stride, length, start_b, stride_b, length_b, n
+    if not line_through(g, pa, gravity, &start, &stride, &length):
+        return 0
+    line_through(g, pb, gravity, &start_b, &stride_b, &length_b)
+    if start_b == start:           # one line: compact_line moved both removals' tiles at once
+        return line_slides(g, start, stride, length, (pa - start) // stride,
+                           (pb - start) // stride, moves)
+    n = line_slides(g, start, stride, length, (pa - start) // stride, -1, moves)
+    return n + line_slides(g, start_b, stride_b, length_b, (pb - start_b) // stride_b, -1,
+                           moves + 2 * n)
 
 
 cdef inline int compact_all(Grid *g, int gravity, int32_t *moves) noexcept nogil:

@@ -14,6 +14,7 @@ cdef class GridState:
     cdef bint forked_busy           # in use by another thread when this process was forked
     cdef readonly bint border
     cdef void *shape_mem            # rowbits, colbits, cells, tid, slot: sized by the shape
+    cdef int32_t *undo_moves        # ...and put_back's gravity moves (so an undo never allocates)
     cdef int32_t *types_mem         # type_value, offset, count, pos: sized by the types
     cdef int pos_cap                # room in pos: the tiles the state was built with
     cdef object view                # a weak reference to the read-only ndarray over the cells

@@ -20,7 +20,7 @@ from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from .alloc cimport llk_calloc, llk_free, llk_malloc
-from .gravity cimport compact_all, put_pair, slide_room, take_pair
+from .gravity cimport compact_all, put_pair, slide_room, slides_of, take_pair
 from .grid cimport (GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_NONE, GRAVITY_RIGHT, GRAVITY_UP, Grid,
                     lower_bound, put_tile, set_blocked, sort_ints, take_tile)
 from .path cimport best_path, path_work_alloc, path_work_free
@@ -96,7 +96,9 @@ cdef class GridState:
         cdef int RW = (W + 63) >> 6, CW = (H + 63) >> 6
         cdef size_t N = <size_t>H * W
         cdef size_t nbits = <size_t>H * RW + <size_t>W * CW
-        cdef char *mem = <char *>llk_malloc(nbits * sizeof(uint64_t) + 3 * N * sizeof(int32_t))
+        cdef size_t room = 4 * (<size_t>rows + cols) + 8        # slide_room of this shape
+        cdef char *mem = <char *>llk_malloc(nbits * sizeof(uint64_t)
+                                            + (3 * N + room) * sizeof(int32_t))
         if mem == NULL:
             raise MemoryError("llkcore: cannot allocate a board")
         self.shape_mem = mem
@@ -107,6 +109,7 @@ cdef class GridState:
         g.cells = <int32_t *>(g.colbits + <size_t>W * CW)
         g.tid = g.cells + N
         g.slot = g.tid + N
+        self.undo_moves = g.slot + N
         cdef int32_t ring = 0 if border else -1
         for i in range(W):
             g.cells[i] = ring
@@ -476,13 +479,28 @@ cdef class GridState:
         path = [(int(cbuf[2 * i]), int(cbuf[2 * i + 1])) for i in range(n)]
         return 0, path, moves[:2 * k].reshape(k, 2).copy()
 
-    def restore_pair(self, int pa, int pb, int value_a, int value_b, cnp.ndarray moves):
-        """Exact inverse of remove_pair: undo the gravity moves in reverse, then put a and b back."""
-        mv = np.ascontiguousarray(moves, dtype=np.int32)
+    def slides(self, int pa, int pb, int gravity):
+        """The gravity moves of the removal of pa and pb that made this position, as
+        remove_pair returned them (read back from the position: see gravity.pxd)."""
+        moves = np.empty(slide_room(&self.g), dtype=np.int32)
+        cdef int n
         self.lock()
         try:
-            put_pair(&self.g, pa, pb, self.dense(value_a), self.dense(value_b),
-                     <int32_t *>cnp.PyArray_DATA(mv), mv.shape[0])
+            n = slides_of(&self.g, pa, pb, gravity, <int32_t *>cnp.PyArray_DATA(moves))
+        finally:
+            self.unlock()
+        return moves[:2 * n].reshape(n, 2).copy()
+
+    def put_back(self, int pa, int pb, int value, int gravity):
+        """Undo the removal of pa and pb (both of type ``value``) that made this position: its
+        gravity moves read back (slides_of), undone, and the two tiles put back. Boards undo
+        with this, keeping no record of the moves; it allocates nothing, so it cannot fail
+        half-way (a certificate's replay is taken back with it)."""
+        cdef int n
+        self.lock()
+        try:
+            n = slides_of(&self.g, pa, pb, gravity, self.undo_moves)
+            put_pair(&self.g, pa, pb, self.dense(value), self.dense(value), self.undo_moves, n)
         finally:
             self.unlock()
 
