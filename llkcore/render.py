@@ -4,9 +4,11 @@ for terminals; in Jupyter a Board shows itself as its SVG (``board.show(...)`` f
 All take a Board or a grid, and optionally a path (the corner points ``find_path`` returns, ring
 points included) or a solution (a removal sequence, drawn as numbered pairs).
 
-One layout, two back ends: ``layout()`` computes every shape of the picture in drawing order
+One layout, two back ends: one generator computes every shape of the picture in drawing order
 (``Rect``, ``Text``, ``Circle``, ``Polyline``, grouped per tile or step badge), and ``svg()`` and
-``png()`` only write those shapes out, so both pictures have the same geometry.
+``png()`` only write those shapes out, so both pictures have the same geometry. They write each
+shape as it is made (a 1024 x 1024 board has a million), while ``layout()`` returns them all.
+A PNG past ``MAX_PNG_PIXELS`` is refused with a ValueError before Pillow allocates it.
 
 Geometry: every cell is ``cell`` pixels square; the board sits inside a one-cell margin that
 stands for the ring round it (drawn light and dashed when paths may use it, as a solid frame
@@ -29,7 +31,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -262,93 +264,167 @@ class Layout:
     title: str
     items: Tuple[Any, ...] = field(default_factory=tuple)
 
-    def shapes(self):
+    def shapes(self) -> Iterator[Any]:
         """Every shape, groups opened, in drawing order."""
-        for item in self.items:
-            if isinstance(item, Group):
-                yield from item.items
-            else:
-                yield item
+        return _opened(self.items)
+
+
+def _opened(items: Iterable[Any]) -> Iterator[Any]:
+    """The shapes of ``items``, groups opened."""
+    for item in items:
+        if isinstance(item, Group):
+            yield from item.items
+        else:
+            yield item
 
 
 def _label_size(label: str, font: float) -> float:
     return font if len(label) <= 2 else max(7.0, font * 2.2 / len(label))
 
 
-def layout(board: GridLike, *, path: Optional[Sequence[Point]] = None,
+def _picture_size(rows: int, cols: int, cell: int) -> Tuple[int, int]:
+    """(width, height) in pixels of the picture of a board of rows x cols: the board, its ring
+    one cell wide round it, and the padding."""
+    return 2 * PAD + (cols + 2) * cell, 2 * PAD + (rows + 2) * cell
+
+
+class _Scene:
+    """What a picture is drawn from: a snapshot of the board's grid, its ring rule, the checked
+    path, each tile's step (or None), the cell size, and the picture's size and title. The
+    shapes are generated from it when drawn (``_items``), so that a picture of a million tiles
+    never holds a million shapes."""
+
+    __slots__ = ("grid", "border", "points", "steps", "cell", "width", "height", "title")
+
+    def __init__(self, grid: np.ndarray, border: bool, points: Optional[List[Point]],
+                 steps: Optional[np.ndarray], cell: int, title: Optional[str]) -> None:
+        rows, cols = grid.shape
+        self.grid = grid
+        self.border = border
+        self.points = points
+        self.steps = steps
+        self.cell = cell
+        self.width, self.height = _picture_size(rows, cols, cell)
+        self.title = title or (f"board of {size_words(rows, cols)}, "
+                               f"{int(np.count_nonzero(grid > 0))} tiles")
+
+
+def _scene(board: GridLike, *, path: Optional[Sequence[Point]] = None,
            solution: Optional[Sequence[Move]] = None, rules: Optional[Rules] = None,
-           cell: int = CELL, title: Optional[str] = None) -> Layout:
-    """The shapes of the picture of ``board`` (what ``svg`` and ``png`` draw)."""
+           cell: int = CELL, title: Optional[str] = None) -> _Scene:
+    """The arguments of a picture checked (bad ones raise here, before anything is drawn)."""
     b = board_for(board, rules)
     cell = integer(cell, "cell (pixels)", low=8, high=MAX_CELL)
     if title is not None:
         text_arg(title, "title")
-    grid = np.asarray(b.grid)
     rows, cols = b.rows, b.cols
     points = None if path is None else _check_path(path, rows, cols)
-    steps = None if solution is None else solution_steps(b, solution)
-    pad = PAD
-    width = 2 * pad + (cols + 2) * cell
-    height = 2 * pad + (rows + 2) * cell
-    tiles = int(np.count_nonzero(grid > 0))
-    items: List[Any] = []
-    add = items.append
+    steps = None
+    if solution is not None:
+        # Each tile's step as an array (0: not removed): a dict of a million steps would
+        # outweigh the grid fifty times over in a Picture kept for later.
+        by_tile = solution_steps(b, solution)
+        if by_tile:
+            steps = np.zeros((rows, cols), dtype=np.int64)
+            for (r, c), k in by_tile.items():
+                steps[r, c] = k
+    # A copy: board.grid is a live view, and a Picture is drawn from it later.
+    return _Scene(np.array(b.grid), bool(b.rules.border), points, steps, cell, title)
+
+
+def _items(s: _Scene) -> Iterator[Any]:
+    """The shapes of a picture in drawing order, grouped per tile and step badge, made one at a
+    time: the one place the picture's geometry is computed, for ``layout``, ``svg`` and
+    ``png`` alike."""
+    pad, cell = PAD, s.cell
+    rows, cols = s.grid.shape
     # The ring: a margin one cell wide. Light and dashed when paths may run there; a solid
     # frame when they may not (border=False).
     ring_w, ring_h = (cols + 2) * cell, (rows + 2) * cell
-    if b.rules.border:
-        add(Rect(pad, pad, ring_w, ring_h, _RING_FILL, _RING_STROKE, dashed=True, cls="ring"))
+    if s.border:
+        yield Rect(pad, pad, ring_w, ring_h, _RING_FILL, _RING_STROKE, dashed=True, cls="ring")
     else:
-        add(Rect(pad, pad, ring_w, ring_h, _FRAME_FILL, cls="ring frame"))
-    add(Rect(pad + cell, pad + cell, cols * cell, rows * cell, _BOARD_FILL, _BOARD_STROKE,
-             cls="board"))
+        yield Rect(pad, pad, ring_w, ring_h, _FRAME_FILL, cls="ring frame")
+    yield Rect(pad + cell, pad + cell, cols * cell, rows * cell, _BOARD_FILL, _BOARD_STROKE,
+               cls="board")
     stroke = max(2, cell // 10)
+    points = s.points
     if points is not None:
         # Under the tiles: it crosses empty cells only, so only its ends are hidden.
         centres = tuple(cell_centre(p, cell, pad) for p in points)
-        add(Polyline(centres, _PATH_STROKE, stroke, cls="path",
-                     data=(("points", " ".join(f"{r},{c}" for r, c in points)),)))
+        yield Polyline(centres, _PATH_STROKE, stroke, cls="path",
+                       data=(("points", " ".join(f"{r},{c}" for r, c in points)),))
         for x, y in centres[1:-1]:
-            add(Circle(x, y, max(2, cell // 9), _PATH_STROKE, cls="corner"))
+            yield Circle(x, y, max(2, cell // 9), _PATH_STROKE, cls="corner")
     inset = max(1, cell // 18)
     size = cell - 2 * inset
     font = max(8, int(cell * 0.42))
     badge_h = max(10, round(size * 0.42))
+    numbered = s.steps is not None
+    colours: Dict[int, Tuple[str, str]] = {}     # type -> (fill, label): contrast() is slow
     for r in range(rows):
-        for c in range(cols):
-            v = int(grid[r, c])
+        y = pad + (r + 1) * cell + inset
+        for c, v in enumerate(s.grid[r].tolist()):
             if v == 0:
                 continue
             x = pad + (c + 1) * cell + inset
-            y = pad + (r + 1) * cell + inset
             where = (("row", r), ("col", c))
             if v < 0:
-                add(Rect(x, y, size, size, _WALL_FILL, hatched=True, cls="wall", data=where))
+                yield Rect(x, y, size, size, _WALL_FILL, hatched=True, cls="wall", data=where)
                 continue
             label = str(v)
-            fill = type_colour(v)
+            if v not in colours:
+                fill = type_colour(v)
+                colours[v] = (fill, label_colour(fill))
+            fill, ink = colours[v]
             cx, cy = x + size / 2, y + size / 2
             fsize = _label_size(label, font)
-            if steps:
+            if numbered:
                 # The label in the part above the step badge.
                 cy = y + (size - badge_h) / 2
                 fsize = min(fsize, (size - badge_h) * 0.78)
-            add(Group("tile", where + (("type", v),), (
+            yield Group("tile", where + (("type", v),), (
                 Rect(x, y, size, size, fill, _TILE_STROKE, radius=max(2, cell // 8)),
-                Text(cx, cy, label, fsize, label_colour(fill)))))
-    if steps:
-        for (r, c), k in sorted(steps.items(), key=lambda item: (item[1], item[0])):
-            add(_badge(k, pad + (c + 1) * cell + inset, pad + (r + 1) * cell + inset, size,
-                       badge_h, r, c))
+                Text(cx, cy, label, fsize, ink)))
+    if s.steps is not None:
+        # Badges by step, then position; the order is listed a block at a time, not as a
+        # million Python ints at once.
+        rs, cs = np.nonzero(s.steps)
+        ks = s.steps[rs, cs]
+        order = np.lexsort((cs, rs, ks))
+        for start in range(0, len(order), 4096):
+            part = order[start:start + 4096]
+            for k, r, c in zip(ks[part].tolist(), rs[part].tolist(), cs[part].tolist()):
+                yield _badge(k, pad + (c + 1) * cell + inset, pad + (r + 1) * cell + inset, size,
+                             badge_h, r, c)
     if points is not None:
         for r, c in (points[0], points[-1]):
             if 0 <= r < rows and 0 <= c < cols:
                 x = pad + (c + 1) * cell + inset
                 y = pad + (r + 1) * cell + inset
-                add(Rect(x - 1, y - 1, size + 2, size + 2, None, _PATH_STROKE, stroke_width=stroke,
-                         radius=max(2, cell // 8), cls="end", data=(("row", r), ("col", c))))
-    return Layout(width, height, title or f"board of {size_words(rows, cols)}, {tiles} tiles",
-                  tuple(items))
+                yield Rect(x - 1, y - 1, size + 2, size + 2, None, _PATH_STROKE, stroke_width=stroke,
+                           radius=max(2, cell // 8), cls="end", data=(("row", r), ("col", c)))
+
+
+#: A picture as a ``Layout`` (its shapes made) or a ``_Scene`` (shapes made as they are drawn).
+_Drawable = Union["Layout", _Scene]
+
+
+def _items_of(pic: _Drawable) -> Iterable[Any]:
+    return pic.items if isinstance(pic, Layout) else _items(pic)
+
+
+def _layout_of(s: _Scene) -> Layout:
+    return Layout(s.width, s.height, s.title, tuple(_items(s)))
+
+
+def layout(board: GridLike, *, path: Optional[Sequence[Point]] = None,
+           solution: Optional[Sequence[Move]] = None, rules: Optional[Rules] = None,
+           cell: int = CELL, title: Optional[str] = None) -> Layout:
+    """The shapes of the picture of ``board`` (what ``svg`` and ``png`` draw), all made at
+    once: ``svg`` and ``png`` make them one at a time as they write them."""
+    return _layout_of(_scene(board, path=path, solution=solution, rules=rules, cell=cell,
+                             title=title))
 
 
 def _badge(step: int, x: float, y: float, size: float, height: float, r: int, c: int) -> Group:
@@ -383,26 +459,41 @@ def svg(board: GridLike, *, path: Optional[Sequence[Point]] = None,
     ``title`` (a str): the picture's title; characters XML cannot hold (control characters,
     lone surrogates) become U+FFFD.
     """
-    return svg_of(layout(board, path=path, solution=solution, rules=rules, cell=cell, title=title))
+    return "".join(_svg_pieces(_scene(board, path=path, solution=solution, rules=rules, cell=cell,
+                                      title=title)))
 
 
 def svg_of(pic: Layout) -> str:
     """The SVG text of a layout."""
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{pic.width}" height="{pic.height}" '
-           f'viewBox="0 0 {pic.width} {pic.height}" font-family="DejaVu Sans, Arial, sans-serif">',
-           f"<title>{_escape(_xml_text(pic.title))}</title>",
+    return "".join(_svg_pieces(pic))
+
+
+#: Shapes per piece of SVG text: pieces of a few hundred kB, written (or joined) as the shapes
+#: are made, rather than a string per shape (a million of them for a 1024x1024 board).
+_SVG_BATCH = 2048
+
+
+def _svg_pieces(pic: _Drawable) -> Iterator[str]:
+    """The SVG text of a picture in pieces, one line a shape (or group), in drawing order."""
+    yield (f'<svg xmlns="http://www.w3.org/2000/svg" width="{pic.width}" height="{pic.height}" '
+           f'viewBox="0 0 {pic.width} {pic.height}" font-family="DejaVu Sans, Arial, sans-serif">\n'
+           f"<title>{_escape(_xml_text(pic.title))}</title>\n"
            '<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
            f'patternTransform="rotate(45)"><rect width="6" height="6" fill="{_WALL_FILL}"/>'
            f'<line x1="0" y1="0" x2="0" y2="6" stroke="{_HATCH_STROKE}" stroke-width="2"/>'
-           "</pattern></defs>"]
-    for item in pic.items:
+           "</pattern></defs>\n")
+    lines: List[str] = []
+    for item in _items_of(pic):
         if isinstance(item, Group):
-            out.append(f'<g class="{item.cls}"{_data(item.data)}>'
-                       + "".join(_svg_shape(s) for s in item.items) + "</g>")
+            lines.append(f'<g class="{item.cls}"{_data(item.data)}>'
+                         + "".join(_svg_shape(s) for s in item.items) + "</g>\n")
         else:
-            out.append(_svg_shape(item))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+            lines.append(_svg_shape(item) + "\n")
+        if len(lines) == _SVG_BATCH:
+            yield "".join(lines)
+            lines.clear()
+    lines.append("</svg>\n")
+    yield "".join(lines)
 
 
 # XML escapes, written here: xml.sax.saxutils would pull urllib, http and ssl into `import llkcore`
@@ -470,35 +561,60 @@ def png(board: GridLike, *, path: Optional[Sequence[Point]] = None,
         cell: int = CELL, title: Optional[str] = None, scale: int = 1) -> bytes:
     """A PNG picture of a board (the bytes of the file): the same picture as ``svg``, drawn by
     Pillow (``pip install "llkcore[png]"``), ``scale`` times as many pixels each way."""
-    return png_of(layout(board, path=path, solution=solution, rules=rules, cell=cell, title=title),
-                  scale=scale)
+    return _png_bytes(_scene(board, path=path, solution=solution, rules=rules, cell=cell,
+                             title=title), scale)
 
 
 #: PNGs are drawn this many times larger, then shrunk (smooth edges and text); the factor
 #: drops for large pictures so that the drawing stays under about 16 million pixels.
 SUPERSAMPLE = 3
+#: Largest PNG drawn, in pixels (width x height, after ``scale``): Pillow's own default
+#: ``PIL.Image.MAX_IMAGE_PIXELS``, past which it warns on opening an image (and refuses past
+#: twice that), so a larger PNG is of little use. At the default cell a board of 261 x 261
+#: passes it (1024 x 1024 would be 36,948 pixels square, 4 GB to draw); cell 8 fits every board.
+MAX_PNG_PIXELS = 89_478_485
 
 
 def png_of(pic: Layout, *, scale: int = 1) -> bytes:
     """The PNG bytes of a layout."""
-    image = raster(pic, scale=scale)
+    return _png_bytes(pic, scale)
+
+
+def raster(pic: Layout, *, scale: int = 1):
+    """A layout drawn as a Pillow RGB image of (width * scale, height * scale) pixels; ValueError
+    past ``MAX_PNG_PIXELS``."""
+    return _raster(pic, scale)
+
+
+def _png_bytes(pic: _Drawable, scale: int) -> bytes:
+    image = _raster(pic, scale)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", optimize=True)
     return buffer.getvalue()
 
 
-def raster(pic: Layout, *, scale: int = 1):
-    """A layout drawn as a Pillow RGB image of (width * scale, height * scale) pixels."""
-    Image, ImageDraw, _ = pillow()
+def _check_png_pixels(width: int, height: int, advice: str = "a smaller cell= (at least 8) or "
+                      "scale=, or SVG") -> None:
+    """ValueError for a PNG of ``width`` x ``height`` pixels past ``MAX_PNG_PIXELS``, before
+    anything is allocated; ``advice`` says what to do instead."""
+    if width * height > MAX_PNG_PIXELS:
+        raise ValueError(f"a PNG of {width:,} x {height:,} pixels is too large to draw: the cap "
+                         f"is {MAX_PNG_PIXELS:,} pixels (render.MAX_PNG_PIXELS, past which Pillow "
+                         f"will not open an image without a warning); use {advice}")
+
+
+def _raster(pic: _Drawable, scale: int):
     scale = integer(scale, "scale", low=1, high=16)
     w, h = pic.width * scale, pic.height * scale
+    _check_png_pixels(w, h)             # before Pillow: fail fast, not after a 4 GB allocation
+    Image, ImageDraw, _ = pillow()
     ss = SUPERSAMPLE
     while ss > 1 and w * h * ss * ss > 16_000_000:
         ss -= 1
     k = scale * ss
     image = Image.new("RGB", (w * ss, h * ss), _WHITE)
     draw = ImageDraw.Draw(image)
-    for shape in pic.shapes():
+    for shape in _opened(_items_of(pic)):
         _draw(image, draw, shape, k)
     return image.reduce(ss) if ss > 1 else image
 
@@ -576,20 +692,30 @@ class Picture:
     """A picture of a board: Jupyter displays it (``_repr_svg_``); ``.svg`` is its SVG text,
     ``.png(scale=1)`` its PNG bytes (Pillow), ``.save(file)`` writes .svg or .png."""
 
-    def __init__(self, pic: Layout) -> None:
-        self.layout = pic
+    def __init__(self, pic: Union[Layout, _Scene]) -> None:
+        # A _Scene (what picture() gives): the shapes are made each time the picture is drawn,
+        # so that one of a big board holds its grid, not a million shapes.
+        self._pic: _Drawable = pic
+
+    @property
+    def layout(self) -> Layout:
+        """The picture's shapes (``render.layout``), made when first asked for."""
+        if isinstance(self._pic, _Scene):
+            self._pic = _layout_of(self._pic)
+        return self._pic
 
     @functools.cached_property
     def svg(self) -> str:
         """The picture as an SVG document."""
-        return svg_of(self.layout)
+        return "".join(_svg_pieces(self._pic))
 
     def _repr_svg_(self) -> str:
         return self.svg
 
     def png(self, *, scale: int = 1) -> bytes:
-        """The picture as PNG bytes, ``scale`` times the SVG's size (needs Pillow)."""
-        return png_of(self.layout, scale=scale)
+        """The picture as PNG bytes, ``scale`` times the SVG's size (needs Pillow; ValueError
+        past ``MAX_PNG_PIXELS``)."""
+        return _png_bytes(self._pic, scale)
 
     def save(self, file: Union[str, "os.PathLike[str]"]) -> None:
         """Write the picture to ``file``, as SVG or PNG by its extension."""
@@ -597,12 +723,19 @@ class Picture:
         ext = os.path.splitext(name)[1].lower()
         if ext not in (".svg", ".png"):
             raise ValueError(f"{name}: a picture is saved as .svg or .png")
-        data = self.svg.encode("utf-8") if ext == ".svg" else self.png()
+        if ext == ".png":
+            data = self.png()
+            with open(name, "wb") as fh:
+                fh.write(data)
+            return
+        # The SVG written a piece at a time unless it is at hand: no string of the whole file.
+        pieces = [self.__dict__["svg"]] if "svg" in self.__dict__ else _svg_pieces(self._pic)
         with open(name, "wb") as fh:
-            fh.write(data)
+            for piece in pieces:
+                fh.write(piece.encode("utf-8"))
 
     def __repr__(self) -> str:
-        return f"<Picture {self.layout.width}x{self.layout.height}: {self.layout.title}>"
+        return f"<Picture {self._pic.width}x{self._pic.height}: {self._pic.title}>"
 
 
 def picture(board: Board, *, hint: bool = False, path: Optional[Sequence[Point]] = None,
@@ -634,7 +767,7 @@ def picture(board: Board, *, hint: bool = False, path: Optional[Sequence[Point]]
         if solution.moves is None:
             raise ValueError("no solution to draw: this Solution has no moves")
         solution = solution.moves
-    return Picture(layout(board, path=path, solution=solution,
+    return Picture(_scene(board, path=path, solution=solution,
                           cell=CELL if cell is None else cell, title=title))
 
 

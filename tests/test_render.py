@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+import tracemalloc
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -13,9 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import llkcore as llk
+import llkcore.board
+import llkcore.solver
 import llkref
 from conftest import examples, grids
-from llkcore import render
+from llkcore import cli, render
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -448,6 +451,56 @@ def test_png_without_pillow_says_how_to_get_it(monkeypatch):
     parse(render.svg([[1, 1]]))
 
 
+def test_a_png_past_the_pixel_cap_is_refused_before_pillow_draws(monkeypatch, tmp_path, capsys):
+    """A 1024x1024 board at the default cell was a 36,948-pixel square PNG, 4 GB for Pillow;
+    pictures past MAX_PNG_PIXELS (what Pillow opens without a warning) raise ValueError at once,
+    saying the size and what to do, and `llk render -o x.png` says it in one line."""
+    big = llk.Board(np.ones((300, 300), dtype=np.int32))     # 10,884 pixels square at cell 36
+
+    def no_pillow(*args, **kwargs):
+        raise AssertionError("asked to draw a picture past the cap")
+    with monkeypatch.context() as m:
+        m.setattr(render, "pillow", no_pillow)
+        start = time.perf_counter()
+        with pytest.raises(ValueError, match=r"10,884 x 10,884 pixels .*cell= \(at least 8\) or "
+                                             r"scale=, or SVG"):
+            render.png(big)
+        with pytest.raises(ValueError, match="too large"):
+            render.png([[1, 1]], cell=1024, scale=16)
+        pic = big.show()
+        for draw in (pic.png, lambda: pic.save(tmp_path / "b.png"),
+                     lambda: render.raster(render.layout([[1, 1]], cell=1024), scale=16)):
+            with pytest.raises(ValueError, match="too large"):
+                draw()
+        assert not (tmp_path / "b.png").exists()
+        assert time.perf_counter() - start < 2
+    # The command: one line, exit 2, before the solve of --solution.
+    board_file = tmp_path / "big.txt"
+    board_file.write_text(llkcore.board.grid_to_text(np.ones((300, 300), dtype=np.int32)))
+    with monkeypatch.context() as m:
+        m.setattr(llkcore.solver, "solve", no_pillow)
+        m.setattr(render, "_raster", no_pillow)
+        code = cli.main(["render", str(board_file), "-o", str(tmp_path / "b.png"), "--solution"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert err.startswith("llk render: error: -o ") and "10,884 x 10,884 pixels" in err
+    assert "--cell" in err and not (tmp_path / "b.png").exists()
+    # Cell 8 fits the largest board.
+    side = llk.MAX_SIDE
+    assert (12 + (side + 2) * 8) ** 2 <= render.MAX_PNG_PIXELS
+    # Both sides of the cap, cheaply: a 2x2 board at cell 8 is 44 pixels square, 88 at scale 2.
+    board = llk.Board([[1, 2], [2, 1]])
+    monkeypatch.setattr(render, "MAX_PNG_PIXELS", 88 * 88 - 1)
+    monkeypatch.setattr(render, "pillow", no_pillow)
+    with pytest.raises(ValueError, match="88 x 88 pixels"):
+        render.png(board, cell=8, scale=2)
+    monkeypatch.undo()
+    Image = pytest.importorskip("PIL.Image", reason="PNG pictures need Pillow")
+    assert render.MAX_PNG_PIXELS == Image.MAX_IMAGE_PIXELS           # Pillow's default
+    monkeypatch.setattr(render, "MAX_PNG_PIXELS", 88 * 88)
+    assert png_image(render.png(board, cell=8, scale=2)).size == (88, 88)
+
+
 # ---------------------------------------------------------------------------------------------
 # Notebook display
 # ---------------------------------------------------------------------------------------------
@@ -534,6 +587,70 @@ def test_text_draws_a_path_with_marks_and_brackets():
     out = render.text(board, path=board.find_path((0, 0), (0, 3)))
     row = out.splitlines()[1]
     assert re.fullmatch(r"\s*\[1\]-+\[1\]", row), row
+
+
+def svg_cases():
+    """Boards and the arguments of their pictures: a path, a solution, walls, gravity, no ring,
+    types past the 36 colours, a title."""
+    dealt = llk.generate(6, 8, seed=3)
+    yield dealt, {"path": dealt.find_path(*dealt.certificate[0]), "cell": 20}
+    yield dealt, {"solution": dealt.certificate, "title": "a <deal> & \x01"}
+    walls = llk.Board([[1, -1, 2, 0], [2, 0, -1, 1], [3, 3, 0, 0]], rules=llk.Rules(border=False))
+    yield walls, {"path": walls.find_path((0, 0), (1, 0))}
+    yield walls, {"solution": [((2, 0), (2, 1))], "cell": 8}
+    falling = llk.generate(6, 6, seed=4, rules=llk.Rules(gravity="down"))
+    yield falling, {"solution": falling.certificate, "cell": 50}
+    yield llk.Board(np.arange(1, 51).repeat(2).reshape(10, 10)), {}
+
+
+def test_svg_of_the_shapes_made_once_is_the_streamed_svg(tmp_path):
+    """svg() and Picture write the shapes as they are made; svg_of() writes a layout made
+    beforehand: the same text, and a Picture's layout is the one layout() makes."""
+    for board, kwargs in svg_cases():
+        text = render.svg(board, **kwargs)
+        assert render.svg_of(render.layout(board, **kwargs)) == text
+        parse(text)
+        if "title" not in kwargs:
+            show = {k: v for k, v in kwargs.items() if k != "cell"}
+            pic = board.show(cell=kwargs.get("cell"), **show)
+            pic.save(tmp_path / "b.svg")
+            assert (tmp_path / "b.svg").read_bytes() == text.encode("utf-8")
+            assert pic.svg == text
+            assert pic.layout == render.layout(board, **kwargs)
+            assert render.svg_of(pic.layout) == text
+
+
+def traced_peak(call):
+    """(call(), the most memory call() had allocated at once, by tracemalloc)."""
+    tracemalloc.start()
+    try:
+        return call(), tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_svg_of_a_big_board_holds_no_shape_per_tile():
+    """render.svg makes each shape as it writes it: its memory peaks at the final text and the
+    pieces it is joined from (2x), where making every shape first, then a string per shape,
+    then joining them peaked at 6.6x (75 MB for 11 MB of SVG at 200x200; 2 GB at 1024x1024)."""
+    board = llk.generate(128, 128, seed=1, solvable=False)
+    render.svg(llk.generate(4, 4, seed=1))          # imports and caches outside the count
+    text, peak = traced_peak(lambda: render.svg(board))
+    assert len(text) > 4_000_000
+    assert peak < 2.3 * len(text) + 2_000_000, (peak, len(text))
+
+
+def test_a_picture_of_a_big_board_makes_its_shapes_when_drawn(tmp_path):
+    """board.show() keeps the grid, not a million shapes, and saves as SVG a piece at a time
+    (the whole picture's shapes and text were 15 and 32 MB at 128x128)."""
+    board = llk.generate(128, 128, seed=1, solvable=False)
+    render.svg(llk.generate(4, 4, seed=1))
+    pic, peak = traced_peak(board.show)
+    assert peak < 1_000_000, peak
+    _, peak = traced_peak(lambda: pic.save(tmp_path / "b.svg"))
+    assert (tmp_path / "b.svg").stat().st_size > 4_000_000
+    assert peak < 4_000_000, peak
+    assert pic.layout.width == render.layout(board).width == 12 + 130 * render.CELL
 
 
 def test_svg_title_with_characters_xml_cannot_hold_is_still_well_formed():

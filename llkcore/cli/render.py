@@ -46,6 +46,12 @@ def run(args: argparse.Namespace) -> int:
             render.pillow()          # before any work: PNG needs the optional Pillow
         except ImportError as exc:
             raise UsageError(f"-o {out}: {exc}") from None
+        try:
+            # Also before any work (a --solution solve): a picture past the PNG cap says so now.
+            render._check_png_pixels(*render._picture_size(board.rows, board.cols, args.cell),
+                                     advice="a smaller --cell (at least 8), or -o FILE.svg")
+        except ValueError as exc:
+            raise UsageError(f"-o {out}: {exc}") from None
     path = None
     if args.path is not None:
         a, b = args.path
