@@ -160,13 +160,19 @@ def test_out_of_time_before_the_moves_are_ordered_the_hint_is_the_first_move_fou
     assert _pairs.first_move(stuck._state, 2) is None and stuck.hint(safe=True) is None
 
 
-def test_first_move_is_a_move_exactly_when_there_is_one():
+@pytest.mark.parametrize("turns", [2, 3, 4])
+def test_first_move_is_a_move_exactly_when_there_is_one(turns):
+    """Above two turns first_move looks for a move of at most two turns first, then floods:
+    it must still find a move exactly when there is one (a move of three turns only, too)."""
     from llkcore._core import pairs as _pairs
 
+    only_three = llk.Board([[1, 0, 0], [-1, -1, 0], [0, 0, 0], [1, -1, -1]],
+                           rules=llk.Rules(max_turns=turns, border=False))
+    assert (_pairs.first_move(only_three._state, turns) is None) == (turns < 3)
     for seed in range(30):
-        board = llk.Board(llk.generate(5, 6, seed=seed).grid)
+        board = llk.Board(llk.generate(5, 6, seed=seed).grid, rules=llk.Rules(max_turns=turns))
         while True:
-            first = _pairs.first_move(board._state, 2)
+            first = _pairs.first_move(board._state, turns)
             moves = board.moves()
             assert (first is None) == (not moves) == board.is_stuck() or board.is_clear()
             if first is None:

@@ -507,7 +507,11 @@ def first_move(GridState s, int max_turns):
     lock_for(s, max_turns)
     try:
         with nogil:
-            k = list_moves(&s.g, &s.work, max_turns, pair, 1, &b)
+            # A move of at most two turns (run sweeps) is a move above too, and far cheaper to
+            # find than by floods: those only when there is none.
+            k = list_moves(&s.g, &s.work, 2, pair, 1, &b) if max_turns > 2 else 0
+            if k == 0:
+                k = list_moves(&s.g, &s.work, max_turns, pair, 1, &b)
     finally:
         s.unlock()
     budget_raise(&b)
