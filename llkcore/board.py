@@ -452,7 +452,7 @@ class Board:
             if not with_path and _link.link(self._state, pa, pb, self._turns):
                 self._state.remove_pair(pa, pb, self._gravity)
             else:       # (a refused replay comes here too, for the reason in words)
-                code, found, _ = self._state.try_remove(pa, pb, self._turns, self._gravity)
+                code, found = self._state.try_remove(pa, pb, self._turns, self._gravity)
                 if code:    # found: which endpoint is refused
                     raise IllegalMove(self._refusal(code, cast(int, found), a, b, pa, pb))
             # No gravity moves kept: undo reads them back from the position (GridState.put_back).

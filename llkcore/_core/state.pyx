@@ -445,39 +445,37 @@ cdef class GridState:
     def try_remove(self, int pa, int pb, int max_turns, int gravity):
         """The checked removal of one move: the rules' tests and the removal in one locked step.
 
-        Returns ``(0, path, moves)`` when removed (path: corner points as in ``path.path``;
-        moves: as ``remove_pair``), else ``(code, which, None)``: a REMOVE_* code and, for
+        Returns ``(0, path)`` when removed (path: corner points as in ``path.path``; the gravity
+        moves are ``slides`` then), else ``(code, which)``: a REMOVE_* code and, for
         REMOVE_EMPTY / REMOVE_WALL, 0 or 1 for the endpoint concerned. Nothing changes then.
         """
         cdef Grid *g = &self.g
-        cdef int n, i, k, which
+        cdef int n, i, which
         cdef int32_t v
         corners = np.empty(2 * (min(max_turns, 4 * g.H * g.W) + 2), dtype=np.int32)
-        moves = np.empty(slide_room(g), dtype=np.int32)
         cdef int32_t *cbuf = <int32_t *>cnp.PyArray_DATA(corners)
-        cdef int32_t *mbuf = <int32_t *>cnp.PyArray_DATA(moves)
         self.lock_work()
         try:
             if pa == pb:
-                return REMOVE_SAME_CELL, 0, None
+                return REMOVE_SAME_CELL, 0
             for which in range(2):
                 v = g.cells[pa if which == 0 else pb]
                 if v == 0:
-                    return REMOVE_EMPTY, which, None
+                    return REMOVE_EMPTY, which
                 if v < 0:
-                    return REMOVE_WALL, which, None
+                    return REMOVE_WALL, which
             if g.cells[pa] != g.cells[pb]:
-                return REMOVE_TYPES, 0, None
+                return REMOVE_TYPES, 0
             with nogil:
                 n = best_path(g, &self.work, pa, pb, max_turns, cbuf)
                 if n >= 0:
-                    k = take_pair(g, pa, pb, gravity, mbuf)
+                    # (The moves go to the undo buffer, unused: a Board reads them back.)
+                    take_pair(g, pa, pb, gravity, self.undo_moves)
             if n < 0:
-                return REMOVE_NO_PATH, 0, None
+                return REMOVE_NO_PATH, 0
         finally:
             self.unlock()
-        path = [(int(cbuf[2 * i]), int(cbuf[2 * i + 1])) for i in range(n)]
-        return 0, path, moves[:2 * k].reshape(k, 2).copy()
+        return 0, [(int(cbuf[2 * i]), int(cbuf[2 * i + 1])) for i in range(n)]
 
     def slides(self, int pa, int pb, int gravity):
         """The gravity moves of the removal of pa and pb that made this position, as
