@@ -234,20 +234,28 @@ class Analysis:
         """One Analysis of several, in the given order (moves kept only if every part kept them,
         ratings only if every part has them).
 
-        The parameters (strategy, limits) are taken from the first part; the rules are the
-        parts' when every part that holds boards has the same, else None.
+        The parts that hold boards must share their strategy and limits (ValueError otherwise:
+        one Analysis states one of each); the rules are the parts' when every part that holds
+        boards has the same, else None (as analyze of Boards of several rules gives).
         """
         parts = list(parts)
         if not parts:
             return cls(*columns_of(lambda name: np.empty(0, DTYPES[name])),
                        workers=workers, wall_seconds=wall_seconds)
+        held = [p for p in parts if len(p)] or parts[:1]
+        for name in ("strategy", "node_limit", "time_limit"):
+            values = [getattr(p, name) for p in held]
+            if any(v != values[0] for v in values):
+                raise ValueError(f"Analysis.concat joins runs of one strategy and limits; these "
+                                 f"parts differ in {name}: {values[0]!r} and "
+                                 f"{next(v for v in values if v != values[0])!r}")
         keep = all(p.moves is not None for p in parts)
         moves = [m for p in parts for m in p.moves] if keep else None  # type: ignore[union-attr]
         rated = all(p.ratings is not None for p in parts)
         ratings = {name: np.concatenate([p.ratings[name] for p in parts])  # type: ignore[index]
                    for name in RATING_FIELDS} if rated else None
-        first = parts[0]
-        shared = {p.rules for p in parts if len(p)} or {first.rules}
+        first = held[0]
+        shared = {p.rules for p in held}
         return cls(*columns_of(lambda name: np.concatenate([getattr(p, name) for p in parts])),
                    moves, strategy=first.strategy,
                    rules=shared.pop() if len(shared) == 1 else None,

@@ -571,6 +571,22 @@ def test_to_dict_is_json_and_concat_round_trips(analysed):
         Analysis([1, 0], [1], [1, 1], [1, 1], [0.1, 0.2])
 
 
+def test_concat_refuses_runs_of_other_strategies_or_limits():
+    """concat gave the first part's strategy and limits to all: a run of "matching" with
+    node_limit=5 joined to an exact run said "exact", no node limit, for every board (an
+    audit). Runs that differ are refused; an empty part's parameters do not count."""
+    deals = [llk.generate(4, 4, solvable=False, seed=i).grid for i in range(3)]
+    exact = llk.analyze(deals, time_limit=1)
+    for other, name in ((llk.analyze(deals, strategy="matching", time_limit=1), "strategy"),
+                        (llk.analyze(deals, node_limit=5, time_limit=1), "node_limit"),
+                        (llk.analyze(deals, time_limit=2), "time_limit")):
+        with pytest.raises(ValueError, match=f"differ in {name}"):
+            Analysis.concat([exact, other])
+    empty = llk.analyze([], strategy="matching")
+    joined = Analysis.concat([empty, exact, llk.analyze(deals[:1], time_limit=1)])
+    assert (joined.strategy, joined.time_limit, len(joined)) == ("exact", 1.0, 4)
+
+
 def test_llkcore_dask_imports_without_dask_and_says_what_to_install(monkeypatch):
     import llkcore.dask as llk_dask
     monkeypatch.setitem(sys.modules, "dask", None)  # import dask now fails
