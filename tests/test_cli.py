@@ -568,8 +568,8 @@ def test_render_solution_has_a_time_limit_and_unknown_says_why(tmp_path, capsys)
 
 def test_pictures_go_to_devices_and_options_that_cannot_apply_are_refused(tmp_path, capsys):
     """The README: a device such as /dev/null is written in place, so its name needs no
-    extension; --time-limit without --solution and -q with --progress contradict each other
-    (both were taken silently: a README audit)."""
+    extension; --time-limit without --solution, -q with --progress and --keep-moves without
+    --json contradict each other (all were taken silently: README audits)."""
     board = tmp_path / "b.txt"
     run(capsys, "generate", "4x4", "--seed", 1, "-o", board)
     assert run(capsys, "render", board, "-o", os.devnull)[0] == 0
@@ -579,6 +579,10 @@ def test_pictures_go_to_devices_and_options_that_cannot_apply_are_refused(tmp_pa
     assert not (tmp_path / "x.svg").exists()
     code, _, err = run(capsys, "analyze", "--size", "4x4", "--count", 1, "-q", "--progress")
     assert code == 2 and "not allowed with argument -q/--quiet" in err
+    # --keep-moves keeps the solutions in the --json document: alone it did nothing (an audit)
+    code, out, err = run(capsys, "analyze", "--size", "4x4", "--count", 1, "-q", "--keep-moves")
+    assert code == 2 and "--keep-moves keeps the solutions in the --json document" in err
+    assert out == ""
     code, _, err = run(capsys, "render", board, "-o", tmp_path / "x.gif")
     assert code == 2 and "write .svg or .png" in err
 

@@ -47,6 +47,8 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.keep_moves and not args.json:
+        raise UsageError("--keep-moves keeps the solutions in the --json document: give both")
     rules = rules_from(args)
     rows, cols = args.size
     deal_counts(args, rows * cols)
