@@ -19,7 +19,7 @@ import numpy as np
 from ._core import pairs as _pairs
 from ._insight import listing_seconds
 from .analysis import DTYPES, FIELDS, RATING_FIELDS, Analysis, Columns, columns_of
-from .board import Board
+from .board import Board, rules_conflict
 from .checks import flag, integer, is_array
 from .coords import Move
 from .difficulty import rating_of
@@ -229,7 +229,7 @@ def _prepare(index: int, item: Any, rules: Optional[Rules]) -> Board:
     or yield a live ``board.grid`` it then plays on (both gave wrong results)."""
     if isinstance(item, Board):
         if rules is not None and item.rules != rules:
-            raise board_error(ValueError, index, "rules= conflicts with the Board's own rules")
+            raise board_error(ValueError, index, rules_conflict(item.rules, rules))
         return item._work_copy()
     return _board_of(index, item, rules)
 

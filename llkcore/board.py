@@ -975,9 +975,16 @@ def board_for(grid: GridLike, rules: Optional[Rules]) -> Board:
     board)."""
     if isinstance(grid, Board):
         if rules is not None and as_rules(rules) != grid.rules:
-            raise ValueError("rules= conflicts with the Board's own rules")
+            raise ValueError(rules_conflict(grid.rules, as_rules(rules)))
         return grid
     return Board(grid, rules=rules)
+
+
+def rules_conflict(own: Rules, asked: Rules) -> str:
+    """Why a Board cannot be taken under other rules, and what to pass instead."""
+    return (f"rules= conflicts with the Board's own rules ({asked!r} asked, the Board has "
+            f"{own!r}): pass board.grid to use rules=, or llk.Board(board, rules=...) for a "
+            "copy under them (generate and Deals take rules= too)")
 
 
 def _query(grid: GridLike, a: Point, b: Point, rules: Optional[Rules], what: str) -> Any:

@@ -571,6 +571,20 @@ def test_to_dict_is_json_and_concat_round_trips(analysed):
         Analysis([1, 0], [1], [1, 1], [1, 1], [0.1, 0.2])
 
 
+def test_boards_under_other_rules_are_refused_with_what_to_pass_instead():
+    """A batch analyst's Boards under rules= they do not have: the error said only "conflicts"
+    (an audit); it now names both rules and the way out, and the way out works."""
+    deals = [llk.generate(4, 6, seed=i) for i in range(2)]
+    gravity = llk.Rules(gravity="down")
+    for call in (lambda: llk.analyze(deals, rules=gravity),
+                 lambda: llk.moves(deals[0], rules=gravity)):
+        with pytest.raises(ValueError, match=r"gravity='down'\) asked, the Board has .*"
+                                             r"gravity=None\)\): pass board\.grid"):
+            call()
+    result = llk.analyze([d.grid for d in deals], rules=gravity)
+    assert result.rules == gravity and len(result) == 2
+
+
 def test_concat_refuses_runs_of_other_strategies_or_limits():
     """concat gave the first part's strategy and limits to all: a run of "matching" with
     node_limit=5 joined to an exact run said "exact", no node limit, for every board (an
