@@ -36,7 +36,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 import numpy as np
 
 from .board import Board, GridLike, board_for, use_pictures
-from .checks import flag, integer, pair
+from .checks import flag, integer, move_sequence, pair
 from .checks import text as text_arg
 from .coords import Move, Point, size_words
 from .errors import CoordinateError
@@ -140,20 +140,6 @@ def _fmt(v: float) -> str:
 _NOT_SEQUENCES = (str, bytes, dict, set, frozenset)
 
 
-def _check_solution(solution: Any) -> List[Move]:
-    """The moves of a solution, each two (row, col) points (whether they are legal is for the
-    replay to say)."""
-    if isinstance(solution, _NOT_SEQUENCES) or not hasattr(solution, "__iter__"):
-        raise TypeError(f"a solution must be a sequence of moves ((r1, c1), (r2, c2)), got "
-                        f"{type(solution).__name__}")
-    moves: List[Move] = []
-    for k, move in enumerate(solution, 1):
-        if isinstance(move, _NOT_SEQUENCES) or not hasattr(move, "__len__") or len(move) != 2:
-            raise TypeError(f"step {k} of a solution must be a move ((r1, c1), (r2, c2)), got {move!r}")
-        moves.append((pair(move[0], f"step {k}'s first point"), pair(move[1], f"step {k}'s second point")))
-    return moves
-
-
 def _check_path(path: Sequence[Point], rows: int, cols: int) -> List[Point]:
     """Corner points as ints, each on the board or its ring, successive ones on a common row
     or column."""
@@ -178,7 +164,7 @@ def solution_steps(board: Board, solution: Sequence[Move]) -> Dict[Point, int]:
     """The step (1-based) at which each tile of ``board``, by its position on the board as
     given, is removed by ``solution``. Replays the moves on a copy (raises llk.IllegalMove if
     one is not legal); with gravity the tiles are followed as they slide."""
-    solution = _check_solution(solution)
+    solution = move_sequence(solution)
     play = board._work_copy()
     rows, cols = board.rows, board.cols
     # origin[r, c]: where the tile now at (r, c) stood on the board as given (-1: none).

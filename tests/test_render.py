@@ -682,15 +682,26 @@ def test_path_points_are_checked_like_points():
 
 
 def test_a_solution_that_is_no_list_of_moves_says_so():
-    """show(solution=...) checks its moves as a path's points are checked (a helper's audit:
-    [1, 2] and "ab" raised Python's own unpacking errors); False means no numbers, as None."""
+    """show(solution=...) checks its moves as verify does (a helper's audit: [1, 2] and "ab"
+    raised Python's own unpacking errors); False means no numbers, as None."""
     board = llk.Board([[1, 2, 0, 1], [3, 3, 2, 0], [0, 4, 0, 4]])
-    for bad, message in [("ab", "a solution must be a sequence of moves"),
-                         (7, "a solution must be a sequence of moves"),
-                         ([1, 2], "step 1 of a solution must be a move"),
-                         ([((0, 0), (0, 3)), ((1, 0),)], "step 2 of a solution must be a move")]:
-        with pytest.raises(TypeError, match=re.escape(message)):
+    for bad, error, message in [("ab", TypeError, "moves must be a sequence of"),
+                                (7, TypeError, "moves must be a sequence of"),
+                                ([1, 2], TypeError, "move 0 must be ((r1, c1), (r2, c2))"),
+                                ([((0, 0), (0, 3)), ((1, 0),)], ValueError,
+                                 "move 1 must be ((r1, c1), (r2, c2))"),
+                                ([((0, 0), "x")], ValueError, "move 0: a point must be")]:
+        with pytest.raises(error, match=re.escape(message)):
             board.show(solution=bad)
-    with pytest.raises(llk.CoordinateError, match="step 1's second point"):
-        board.show(solution=[((0, 0), "x")])
     assert board.show(solution=False).svg == board.show().svg
+
+
+def test_a_solution_is_taken_in_every_form_verify_takes():
+    """Pictures refused moves as (k, 4) arrays and rows, the form moves_array gives and verify
+    and the certificate setter take (an audit): every form draws the same picture."""
+    board = llk.generate(4, 4, seed=1, rules=llk.Rules(gravity="down"))
+    moves = board.certificate
+    want = render.svg(board, solution=moves)
+    flat = np.array(moves).reshape(-1, 4)
+    for form in (flat, flat.tolist(), np.array(moves), [np.array(m) for m in moves]):
+        assert render.svg(board, solution=form) == want
