@@ -598,7 +598,8 @@ def hint(GridState s, int max_turns):
         if max_turns > 2:
             # The moves of at most two turns first (run sweeps, no path search): when there are
             # any, the fewest turns is among them, and they are the same candidates in the same
-            # order as the full listing's. A sparse 1024 x 1024 board at three turns took 144 s.
+            # order as the full listing's. A sparse 1024 x 1024 board with gravity at three
+            # turns took 67 s (docs/architecture.md, "Above two turns: the run flood").
             found = sorted_moves(s, 2, True, &b)
             if found is not None and found[0].shape[0] > 0:
                 listed_turns = 2
