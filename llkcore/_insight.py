@@ -483,7 +483,7 @@ def search(state: GridState, rules: Rules, budget: Budget) -> Decision:
         probe_seconds = -1.0 if budget.seconds is None else budget.seconds * PROBE_SHARE
         _, cleared = _playouts.random_playouts(state.copy(), rules.max_turns, rules.gravity_code,
                                                playouts, rng_state(0), probe_seconds, True,
-                                               cancel=budget.cancel)
+                                               cancel=budget.cancel, until_clear=True)
         if cleared is not None:
             return Decision(Verdict.SOLVABLE, cleared)
     seconds = -1.0

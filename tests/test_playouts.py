@@ -128,6 +128,24 @@ def test_a_time_limit_stops_the_playouts():
     assert fingerprint(board) == fingerprint(llk.Board(board.grid))
 
 
+def test_until_clear_stops_after_the_first_playout_that_clears():
+    """The gravity probe wants a certificate, not the other playouts: it played all 64 even
+    after one cleared (80% of a gravity rating's time). until_clear stops there, with the same
+    certificate and the same playouts up to it."""
+    board = llk.generate(8, 18, seed=7, difficulty="hard", rules=llk.Rules(gravity="down"))
+    rules = board.rules
+
+    def play(**kw):
+        return _playouts.random_playouts(board._state, rules.max_turns, rules.gravity_code, 64,
+                                         _deals.rng_state(0), -1.0, True, **kw)
+
+    removed, cleared = play()
+    first = int(np.argmax(removed == board.tiles_left // 2))
+    assert cleared is not None and len(removed) == 64 and 0 < first < 63
+    short, same = play(until_clear=True)
+    assert np.array_equal(short, removed[:first + 1]) and np.array_equal(same, cleared)
+
+
 def test_a_set_cancel_flag_stops_the_playouts_and_leaves_the_state_as_it_was():
     """The playouts filled their budget by hand, without the cancel flag: a rating in analyze's
     worker kept playing after Ctrl-C had cancelled the solver (14 s at 96 x 96 with gravity)."""

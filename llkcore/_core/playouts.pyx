@@ -172,7 +172,8 @@ cdef int logged_take(Grid *g, int a, int z, int gravity, IVec *log) noexcept nog
 
 def random_playouts(GridState s not None, int max_turns, int gravity, int count,
                     cnp.ndarray rng_state not None, double time_limit=-1.0,
-                    bint keep_clear=False, int draws=DRAWS, cnp.ndarray cancel=None):
+                    bint keep_clear=False, int draws=DRAWS, cnp.ndarray cancel=None,
+                    bint until_clear=False):
     """Play ``count`` uniformly random playouts from the position of ``s`` (left as it was).
 
     ``rng_state``: the 4-word uint64 stream (advanced). ``time_limit`` >= 0: stop starting
@@ -181,7 +182,8 @@ def random_playouts(GridState s not None, int max_turns, int gravity, int count,
     draws per step before every removable pair is listed (tests set 0: always list).
     ``cancel``: an int32 array whose first item another thread may set to stop the playouts as
     time running out would. A signal handler that raises (Ctrl-C) stops them too, and its
-    exception is raised.
+    exception is raised. ``until_clear`` (with ``keep_clear``): stop after the first playout
+    that cleared, as a caller that wants a certificate only needs (the gravity probe).
 
     Returns ``(removed, first_clear)``: per playout played, the pairs it removed (int32;
     tiles / 2 means it cleared the board when the tile count is even: an odd count never
@@ -236,6 +238,8 @@ def random_playouts(GridState s not None, int max_turns, int gravity, int count,
                 if steps < 0:
                     break
                 played += 1
+                if until_clear and cleared >= 0:
+                    break
     finally:
         s.unlock()
     out = None
