@@ -429,7 +429,7 @@ def pair_keys(pairs: np.ndarray) -> np.ndarray:
 def after(state: GridState, move: np.ndarray, rules: Rules) -> GridState:
     """A copy of ``state`` with the removal ``move`` (padded cells, legal) made."""
     child = state.copy()
-    child.remove_pair(int(move[0]), int(move[1]), rules.gravity_code)
+    child.remove_pair(int(move[0]), int(move[1]), rules.gravity_code, keep_moves=False)
     return child
 
 

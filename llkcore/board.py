@@ -436,7 +436,7 @@ class Board:
 
         Raises IllegalMove (board unchanged) if the rules forbid it. Clears the redo list.
         """
-        return cast(List[Point], self._remove(a, b, True))
+        return cast("List[Point]", self._remove(a, b, True))
 
     def _remove(self, a: Point, b: Point, with_path: bool) -> Optional[List[Point]]:
         """``remove``; ``with_path=False`` for a replay (saving.py), which needs no path: the
@@ -450,17 +450,17 @@ class Board:
             value = self._state.value_at(pa)
             found: Any = None
             if not with_path and _link.link(self._state, pa, pb, self._turns):
-                self._state.remove_pair(pa, pb, self._gravity)
+                self._state.remove_pair(pa, pb, self._gravity, keep_moves=False)
             else:       # (a refused replay comes here too, for the reason in words)
                 code, found = self._state.try_remove(pa, pb, self._turns, self._gravity)
                 if code:    # found: which endpoint is refused
-                    raise IllegalMove(self._refusal(code, cast(int, found), a, b, pa, pb))
+                    raise IllegalMove(self._refusal(code, cast("int", found), a, b, pa, pb))
             # No gravity moves kept: undo reads them back from the position (GridState.put_back).
             self._undo.append((pa, pb, value))
             if self._redo:
                 self._branched = True
                 self._redo.clear()
-        return cast(Optional[List[Point]], found)
+        return cast("Optional[List[Point]]", found)
 
     def _refusal(self, code: int, which: int, a: Any, b: Any, pa: int, pb: int) -> str:
         """Why try_remove refused a move, in words."""
@@ -511,7 +511,7 @@ class Board:
             return
         pa, pb = record[0], record[1]
         value = self._state.value_at(pa)
-        self._state.remove_pair(pa, pb, self._gravity)
+        self._state.remove_pair(pa, pb, self._gravity, keep_moves=False)
         self._undo.append((pa, pb, value))
 
     def shuffle(self, *, solvable: bool = True, seed: Optional[int] = None) -> None:
@@ -716,7 +716,7 @@ class Board:
                     if not _link.link(self._state, pa, pb, self._turns):
                         return False
                     played.append((pa, pb, self._state.value_at(pa)))
-                    self._state.remove_pair(pa, pb, self._gravity)
+                    self._state.remove_pair(pa, pb, self._gravity, keep_moves=False)
                 return self._state.tiles == 0
             finally:
                 # (The gravity moves are read back, not kept: a certificate of half a million

@@ -162,7 +162,7 @@ def _careful_game(state: GridState, rules: Rules, node_limit: Optional[int], str
         if len(pool) == 0:
             pool = moves        # nothing proved safe: any move
         move = pool[_deal.draw_below(len(pool), stream)]
-        state.remove_pair(int(move[0]), int(move[1]), rules.gravity_code)
+        state.remove_pair(int(move[0]), int(move[1]), rules.gravity_code, keep_moves=False)
         counts["length"] += 1
 
 

@@ -428,13 +428,22 @@ cdef class GridState:
 
     # ---- changes (inputs validated by the facade) ---------------------------------------------
 
-    def remove_pair(self, int pa, int pb, int gravity):
+    def remove_pair(self, int pa, int pb, int gravity, bint keep_moves=True):
         """Remove the tiles at pa and pb, then apply gravity to their lines.
 
-        Returns the gravity moves as an int32 array of (src, dst) rows, in the order applied.
+        Returns the gravity moves as an int32 array of (src, dst) rows, in the order applied;
+        with ``keep_moves=False`` None, and nothing is allocated (a Board's replays and
+        certificate checks: it reads the moves back when it needs them, ``slides``).
         """
-        moves = np.empty(slide_room(&self.g), dtype=np.int32)
         cdef int n
+        if not keep_moves:
+            self.lock()
+            try:
+                take_pair(&self.g, pa, pb, gravity, self.undo_moves)
+            finally:
+                self.unlock()
+            return None
+        moves = np.empty(slide_room(&self.g), dtype=np.int32)
         self.lock()
         try:
             n = take_pair(&self.g, pa, pb, gravity, <int32_t *>cnp.PyArray_DATA(moves))
