@@ -1,4 +1,5 @@
-"""All removable pairs and a remove + undo cycle: llkcore vs llkref on the same boards."""
+"""All removable pairs, a remove + undo cycle and a solution's replay (verify): llkcore vs llkref
+on the same boards."""
 import llkref
 import numpy as np
 
@@ -84,3 +85,23 @@ def test_moves_sparse_256_baseline(benchmark):
     board, queries = _sparse_big()
     benchmark.group = "listing-vs-pairs-sparse-256"
     benchmark(board.can_link_many, queries)
+
+
+def _deal_18x8():
+    """A seeded solvable 18x8 deal as a bot holds it (a list of lists) and its certificate as
+    a list of ((r1, c1), (r2, c2)) tuples."""
+    board = llk.generate(18, 8, seed=11)
+    return board.grid.tolist(), [tuple(map(tuple, move)) for move in board.certificate]
+
+
+def test_verify_18x8_core(benchmark):
+    """llk.verify on the bot's own list grid and a solution of 72 removals: the drop-in call."""
+    benchmark.group = "verify-18x8"
+    grid_list, moves = _deal_18x8()
+    assert benchmark(llk.verify, grid_list, moves)
+
+
+def test_verify_18x8_ref(benchmark):
+    benchmark.group = "verify-18x8"
+    grid_list, moves = _deal_18x8()
+    assert benchmark.pedantic(llkref.verify, (grid_list, moves), rounds=3, iterations=1)

@@ -162,8 +162,13 @@ def room(needed: Tuple[int, int], available: Tuple[int, int], what: str, advice:
                          + (f"; {advice}" if advice else ""))
 
 
+_PLAIN = (tuple, list)      # the types of moves and points checked without isinstance
+
+
 def _move_point(p: Any, i: int) -> Tuple[int, int]:
     """One point of move i: a sequence of two ints (not a dict, set or string)."""
+    if type(p) in _PLAIN and len(p) == 2 and type(p[0]) is int and type(p[1]) is int:
+        return (p[0], p[1])         # the usual point, checked inline: certificates are long
     if is_array(p):
         p = p.tolist()
     if isinstance(p, (str, bytes, dict, set, frozenset)) or not isinstance(p, Sequence) or len(p) != 2:
@@ -191,6 +196,9 @@ def move_sequence(moves: Any) -> List[Tuple[Tuple[int, int], Tuple[int, int]]]:
         raise TypeError(f"moves must be a sequence of ((r1, c1), (r2, c2)), got {type(moves).__name__}")
     out = []
     for i, move in enumerate(moves):
+        if type(move) in _PLAIN and len(move) == 2:
+            out.append((_move_point(move[0], i), _move_point(move[1], i)))
+            continue
         if is_array(move):
             move = move.tolist()
         if isinstance(move, (str, bytes, dict, set, frozenset)) or not isinstance(move, Sequence):

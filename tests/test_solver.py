@@ -22,6 +22,7 @@ import llkcore as llk
 import llkref
 from conftest import GRAVITIES, examples, grids, hard_deal, ref_kwargs, rules_st
 from llkcore._core import solve as _kernel
+from llkcore.checks import move_sequence
 
 REF_NODE_LIMIT = 2000
 #: solve_state's test switches (run.pxd): the pairing search's prunings, and "exact" without its
@@ -469,6 +470,52 @@ def test_verify_replays_gravity_and_leaves_a_board_alone():
     assert llk.verify(board.grid.copy(), sol.moves, rules=rules)
     # The same moves without gravity are (almost surely) not a clearing sequence.
     assert llk.verify(board.grid.copy(), sol.moves) == llkref.verify(board.grid.tolist(), sol.moves)
+
+
+def live_index(board):
+    """Each type's live cells as the kernel's index holds them (in any order: a removal taken
+    back puts its tiles at the end of their type's list)."""
+    values, offset, count, pos, _ = board._state.index_arrays()
+    return {int(v): sorted(pos[offset[t]:offset[t] + count[t]].tolist())
+            for t, v in enumerate(values)}
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(grid=grids(max_side=7, max_types=4), rules=rules_st(gravity=True), data=st.data())
+def test_verify_agrees_with_llkref_and_takes_its_replay_back(grid, rules, data):
+    """verify plays a sequence and takes it back in one kernel loop (link.clears). Sequences
+    of real play (legal as far as they go, often to the end), with one change drawn, under
+    every rule variant: the answer is llkref's, and the Board it was played on keeps its
+    grid, its index and its moves."""
+    board = llk.Board(grid, rules=rules)
+    played = []
+    for _ in range(data.draw(st.integers(0, 30))):
+        moves = board.moves()
+        if not moves:
+            break
+        played.append(moves[data.draw(st.integers(0, len(moves) - 1))])
+        board.remove(*played[-1])
+    while board.undo():
+        pass
+    change = data.draw(st.sampled_from(["none", "none", "cut", "drop", "swap", "insert"]))
+    if played and change == "cut":
+        played = played[:data.draw(st.integers(0, len(played) - 1))]
+    elif played and change == "drop":
+        del played[data.draw(st.integers(0, len(played) - 1))]
+    elif len(played) > 1 and change == "swap":
+        i = data.draw(st.integers(0, len(played) - 2))
+        played[i], played[i + 1] = played[i + 1], played[i]
+    elif change == "insert":
+        spot = st.tuples(st.integers(-1, board.rows), st.integers(-1, board.cols))
+        played.insert(data.draw(st.integers(0, len(played))), (data.draw(spot), data.draw(spot)))
+    expected = llkref.verify(board.grid.tolist(), played, **ref_kwargs(rules, gravity=True))
+    grid_before, index_before = board.grid.copy(), live_index(board)
+    moves_before = board.moves_array()
+    assert llk.verify(board, played) is expected
+    assert board._clears_here(move_sequence(played)) is expected
+    assert np.array_equal(board.grid, grid_before)
+    assert live_index(board) == index_before
+    assert np.array_equal(board.moves_array(), moves_before)
 
 
 @pytest.mark.parametrize("moves, error", [

@@ -23,7 +23,7 @@ from libc.stdlib cimport qsort
 from libc.string cimport memcpy, memset
 
 from .alloc cimport IVec, grow, ivec_reserve, llk_free, llk_malloc
-from .gravity cimport put_pair, slide_room, take_pair
+from .gravity cimport put_pair, slide_room, slides_of, take_pair
 from .grid cimport Grid, cmp_pair, sort_positions
 from .link cimport can_link, link_cells
 from .memo cimport mix64
@@ -271,28 +271,29 @@ cdef void copy_removals(const IVec *log, IVec *out, int pairs) noexcept nogil:
     out.n = 2 * pairs
 
 
-def replay(GridState s not None, cnp.ndarray cells not None, int max_turns, int gravity):
-    """Play the removals ``cells`` ((k, 2) int32 padded cells, in order) on ``s`` (changed: pass
-    a copy) while each is legal; returns how many were played. ``s`` is clear afterwards iff
-    the sequence clears it."""
+def replay(GridState s not None, cnp.ndarray cells not None, int max_turns, int gravity,
+           bint take_back=False):
+    """Play the removals ``cells`` ((k, 2) int32 padded cells, in order) on ``s`` while each is
+    legal; returns how many were played. ``s`` is clear afterwards iff the sequence clears it.
+
+    ``take_back=True``: the played removals are then taken back in reverse (their gravity moves
+    read back: gravity.pxd ``slides_of``), so ``s`` ends as it began, all in one locked,
+    GIL-free loop; the sequence cleared it iff all k were played and ``s`` holds 2k tiles
+    (``verify``'s replay, with no copy of the board). Else ``s`` is changed: pass a copy."""
     cc = np.ascontiguousarray(cells, dtype=np.int32)
     if cc.ndim != 2 or cc.shape[1] != 2:
         raise ValueError("cells must have shape (k, 2)")
     cdef const int32_t *c = <const int32_t *>cnp.PyArray_DATA(cc)
-    cdef Py_ssize_t k = cc.shape[0], i = 0
+    cdef Py_ssize_t k = cc.shape[0], i = 0, j
     cdef Grid *g = &s.g
-    cdef int limit = g.H * g.W, a, b
-    cdef int32_t *moves = <int32_t *>llk_malloc(slide_room(g) * sizeof(int32_t))
-    if moves == NULL:
-        raise MemoryError("llkcore: replay could not allocate its work space")
-    try:
-        if max_turns > 2:
-            s.lock_work()
-        else:
-            s.lock()
-    except BaseException:
-        llk_free(moves)
-        raise
+    cdef int limit = g.H * g.W, a, b, n
+    # Each played removal's dense type, to put it back.
+    types = np.empty(k if take_back else 0, dtype=np.int32)
+    cdef int32_t *t = <int32_t *>cnp.PyArray_DATA(types)
+    if max_turns > 2:
+        s.lock_work()
+    else:
+        s.lock()
     try:
         with nogil:
             while i < k:
@@ -302,11 +303,17 @@ def replay(GridState s not None, cnp.ndarray cells not None, int max_turns, int 
                     break
                 if not can_link(g, &s.work, a, b, max_turns):
                     break
-                take_pair(g, a, b, gravity, moves)
+                if take_back:
+                    t[i] = g.tid[a]
+                # (The gravity moves go to the undo buffer: a take-back reads them back.)
+                take_pair(g, a, b, gravity, s.undo_moves)
                 i += 1
+            if take_back:
+                for j in range(i - 1, -1, -1):
+                    n = slides_of(g, c[2 * j], c[2 * j + 1], gravity, s.undo_moves)
+                    put_pair(g, c[2 * j], c[2 * j + 1], t[j], t[j], s.undo_moves, n)
     finally:
         s.unlock()
-        llk_free(moves)
     return i
 
 
