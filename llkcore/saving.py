@@ -314,6 +314,12 @@ def _list_in(value: Any, what: str) -> list:
 
 
 def _move_in(value: Any, what: str, board: "Board") -> Move:
+    if type(value) is list and len(value) == 4:     # the usual move, checked inline
+        r1, c1, r2, c2 = value
+        rows, cols = board._rows, board._cols
+        if (type(r1) is int and type(c1) is int and type(r2) is int and type(c2) is int
+                and 0 <= r1 < rows and 0 <= c1 < cols and 0 <= r2 < rows and 0 <= c2 < cols):
+            return ((r1, c1), (r2, c2))
     if not isinstance(value, (list, tuple)) or len(value) != 4:
         raise BoardError(f"saved board: {what} must be [r1, c1, r2, c2], got {value!r}")
     try:
