@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 
 from ..batch import analyze
@@ -85,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def command_line(args: argparse.Namespace, rules) -> str:
-    """The ``llk analyze`` command that deals and solves the same boards again."""
+    """The ``llk analyze`` command that deals and solves the same boards again and writes the
+    same document (its ``--json`` too: ``--keep-moves`` is refused without it)."""
     rows, cols = args.size
     parts = [f"llk analyze --size {rows}x{cols} --count {args.count} --seed {args.seed}"]
     parts.append(f"--copies {args.copies}" if args.types is None else f"--types {args.types}")
@@ -101,6 +103,7 @@ def command_line(args: argparse.Namespace, rules) -> str:
         parts.append(f"--time-limit {args.time_limit!r}")   # exact: %g would round it
     if args.rate:
         parts.append("--rate")
+    parts.append(f"--json {shlex.quote(str(args.json))}")
     if args.keep_moves:
         parts.append("--keep-moves")        # the document then holds the solutions too
     return " ".join(parts)
