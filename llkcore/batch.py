@@ -60,6 +60,11 @@ def _items(grids: Any) -> Tuple[Iterator[Any], Optional[int]]:
         if grids.dtype == np.bool_ or not np.issubdtype(grids.dtype, np.integer):
             raise BoardError(f"board values must be integers, got dtype {grids.dtype}")
         return iter(grids), int(grids.shape[0])
+    if (isinstance(grids, (list, tuple)) and grids and isinstance(grids[0], (list, tuple))
+            and grids[0] and all(isinstance(v, (int, np.integer)) for v in grids[0])):
+        # Its first item is a row of ints, which no board is: one grid, passed alone.
+        raise BoardError("analyze takes many boards, and the first item here is a row of ints, "
+                         "not a board (one board? use llk.solve, or analyze([grid]))")
     if isinstance(grids, (str, bytes)) or not isinstance(grids, Iterable):
         raise TypeError(f"grids must be a (B, R, C) array or an iterable of grids or Boards, "
                         f"got {type(grids).__name__}")
