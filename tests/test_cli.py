@@ -234,6 +234,21 @@ def test_render_numbered_solution_needs_an_svg(tmp_path, capsys):
     assert code == 2 and ".png" in one_error_line(err, "render")
 
 
+@pytest.mark.parametrize("output", [[], ["-o", "b.txt"]])
+def test_render_refuses_a_cell_size_for_text(tmp_path, capsys, monkeypatch, output):
+    """--cell sizes a picture: with text output it was taken and did nothing (an audit)."""
+    monkeypatch.chdir(tmp_path)
+    Path("b.txt").write_text("1 2\n1 2\n")
+    code, _, err = run(capsys, "render", "b.txt", *output, "--cell", 20)
+    assert code == 2 and "--cell sizes a picture" in one_error_line(err, "render")
+    widths = []
+    for cell in ([], ["--cell", 20]):
+        code, _, err = run(capsys, "render", "b.txt", "-o", "b.svg", *cell)
+        assert code == 0, err
+        widths.append(float(ET.parse("b.svg").getroot().get("width")))
+    assert widths[1] < widths[0]        # (the default, 36 pixels a cell, and 20)
+
+
 # ---------------------------------------------------------------------------------------------
 # analyze
 # ---------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from ..errors import CoordinateError
+from ..render import CELL
 from .files import output_extension, read_board, say_wrote, write_atomic, write_text
 from .options import (UsageError, add_board, add_rules, add_time_limit, int_in, parse_pair,
                       rules_from, verdict_text)
@@ -26,10 +27,11 @@ def register(sub) -> None:
                    "(default: text on stdout)")
     p.add_argument("--path", type=parse_pair, metavar="r1,c1,r2,c2",
                    help="draw the path joining these two tiles")
-    p.add_argument("--solution", action="store_true", help="number the tiles by a solution")
+    p.add_argument("--solution", action="store_true",
+                   help="number the tiles by a solution (on a picture: -o FILE.svg or FILE.png)")
     add_time_limit(p, None, f"seconds --solution may solve for (default {SOLUTION_SECONDS:g})")
-    p.add_argument("--cell", type=int_in(8, 512), default=36, metavar="PX",
-                   help="cell size of the picture in pixels (default 36)")
+    p.add_argument("--cell", type=int_in(8, 512), metavar="PX",
+                   help=f"cell size of the picture in pixels (default {CELL})")
     add_rules(p)
     p.set_defaults(func=run)
 
@@ -41,6 +43,10 @@ def run(args: argparse.Namespace) -> int:
     out = args.output
     kind = None if out in (None, "-") else output_extension(
         "-o", out, PICTURES + (".txt",), ".svg or .png (a picture) or .txt (text)")
+    if args.cell is None:
+        args.cell = CELL
+    elif kind not in PICTURES:
+        raise UsageError("--cell sizes a picture: give -o FILE.svg or FILE.png")
     if kind == ".png":
         try:
             render.pillow()          # before any work: PNG needs the optional Pillow
