@@ -85,6 +85,14 @@ def test_ragged(grid):
     assert_board_error(grid, "ragged", "length")
 
 
+@pytest.mark.parametrize("grid", [[[1, 1], [2, 2], [3]], [[1, 1], [2, 2], np.array([3])],
+                                  [[1, 1], [2, 2], range(3)]], ids=["lists", "an array", "a range"])
+def test_a_ragged_board_names_its_row(grid):
+    """It gave the set of lengths and no place, where the text reader names its lines."""
+    with pytest.raises(BoardError, match=r"ragged board: row 2 has \d values, row 0 has 2"):
+        llk.Board(grid)
+
+
 def test_nested_cell():
     grid = [[1, [2]], [3, 4]]
     assert_board_error(grid, "2-d", at=(0, 1))

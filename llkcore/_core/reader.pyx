@@ -122,8 +122,8 @@ cdef class GridReader:
             if r == 0:
                 width = seq_size(row)
             elif seq_size(row) != width:
-                raise BoardError(f"ragged board: rows have lengths "
-                                 f"{sorted({seq_size(<object>seq_item(grid, i)) for i in range(n)})}")
+                raise BoardError(f"ragged board: row {r} has {seq_size(row)} values, row 0 has "
+                                 f"{width}")
         if width == 0:
             raise BoardError(f"a board must not be empty, got shape ({n}, 0)")
         if n > MAX_SIDE or width > MAX_SIDE:
@@ -491,7 +491,6 @@ def _first_bad_cell(rows):
 def _generic_array(rows):
     """A list of rows that are not all lists or tuples (arrays, ranges, ...), as an ndarray;
     BoardError for anything that is not a rectangular grid of ints."""
-    widths = set()
     for r, row in enumerate(rows):
         if isinstance(row, np.ma.MaskedArray):
             raise BoardError("a masked array is not a board row: fill the masked cells first")
@@ -509,9 +508,9 @@ def _generic_array(rows):
                 # that holds itself 64 levels down (an array of 2**64 cells): refuse it first.
                 if hasattr(type(value), "__len__"):
                     refuse(value, r, c)
-        widths.add(len(row))
-    if len(widths) != 1:
-        raise BoardError(f"ragged board: rows have lengths {sorted(widths)}")
+        if len(row) != len(rows[0]):
+            raise BoardError(f"ragged board: row {r} has {len(row)} values, row 0 has "
+                             f"{len(rows[0])}")
     try:
         arr = np.array(rows)
     except (ValueError, TypeError, OverflowError) as exc:
