@@ -126,10 +126,10 @@ class Board:
     # ---- other ways in and out ----------------------------------------------------------------
 
     @classmethod
-    def from_text(cls, text: str, rules: Optional[Rules] = None) -> "Board":
+    def from_text(cls, text: Union[str, bytes], rules: Optional[Rules] = None) -> "Board":
         """Parse rows of whitespace-separated ints; ``.`` stands for 0 and ``#`` for a wall (-1).
 
-        Blank lines are ignored.
+        Blank lines are ignored; bytes are read as UTF-8. Not text: TypeError.
         """
         return cls(parse_text(text), rules=rules)
 
@@ -877,8 +877,12 @@ def _label_grid(grid: Any, empty: Hashable, walls: Iterable[Hashable],
         code = {label_key(label): number for number, label in labels.items()}
     except TypeError as exc:
         raise BoardError(f"labels must be hashable: {exc}") from None
+    try:
+        code[label_key(empty)] = 0
+    except TypeError:
+        raise BoardError(f"labels must be hashable, got the empty label {empty!r}, a "
+                         f"{type(empty).__name__}") from None
     labels[0] = empty
-    code[label_key(empty)] = 0
     next_tile = max((k for k in labels if k > 0), default=0) + 1
     next_wall = min((k for k in labels if k < 0), default=0) - 1
     out = []
@@ -919,13 +923,18 @@ def _number_walls(walls: Iterable[Hashable], labels: Dict[int, Hashable]) -> Non
             labels[min(labels) - 1] = label         # (labels holds 0, the empty label)
 
 
-def parse_text(text: str) -> List[List[int]]:
+def parse_text(text: Union[str, bytes]) -> List[List[int]]:
     """Rows of whitespace-separated ints (``.`` = 0, ``#`` = -1) into a list of lists.
 
     Only ASCII digits with an optional leading ``-`` are numbers (no ``+``, ``_`` or other
-    scripts' digits)."""
+    scripts' digits). Bytes are read as UTF-8, as ``from_json`` reads them."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise BoardError(f"board text is not UTF-8 ({exc})") from None
     if not isinstance(text, str):
-        raise BoardError(f"board text must be str, got {type(text).__name__}")
+        raise TypeError(f"board text must be str or bytes, got {type(text).__name__}")
     grid: List[List[int]] = []
     first_line = 0
     for lineno, line in enumerate(text.splitlines(), 1):

@@ -220,6 +220,9 @@ def test_labels_that_are_ints_and_bad_labels():
     assert [board.label_at(p) for p in ((0, 0), (0, 1), (0, 2), (1, 2))] == [5, 9, 0, -3]
     with pytest.raises(llk.BoardError, match="hashable"):
         llk.Board.from_labels([[["a"], "b"]])
+    for where in (dict(empty=[]), dict(walls=[["L"]])):     # (empty=[] was a bare TypeError)
+        with pytest.raises(llk.BoardError, match="hashable"):
+            llk.Board.from_labels([["a", "a"]], **where)
     with pytest.raises(llk.BoardError):
         llk.Board.from_labels("ab")
     with pytest.raises(llk.CoordinateError):
