@@ -551,7 +551,10 @@ class Board:
 
     def slides(self, step: int = -1) -> List[Tuple[Point, Point]]:
         """The gravity moves of a removal in the history (the last by default), in the order they
-        were applied: [((row, col) from, (row, col) to), ...]; empty without gravity."""
+        were applied: [((row, col) from, (row, col) to), ...]; empty without gravity.
+
+        ``step`` counts removals (reshuffles are not steps), from 0 or from the end (-1); no such
+        removal (none made yet, say): IndexError."""
         step = integer(step, "step")
         with self._writer:
             # Walked from the end the step counts from, so the last removal costs O(1) however
@@ -567,7 +570,7 @@ class Board:
                     skip -= 1
             if at is None:
                 removals = sum(r[0] != _SHUFFLE for r in self._undo)
-                raise IndexError(f"no removal {step} in a history of {removals}")
+                raise IndexError(f"no removal {step} in a history of {removals} removal(s)")
             # The moves are read back from the position the removal left (none are kept): the
             # steps after it are undone on a copy.
             state = self._state

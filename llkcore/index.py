@@ -5,6 +5,7 @@ is kept exact by every removal, undo, redo, gravity step and reshuffle.
 """
 from __future__ import annotations
 
+import math
 import operator
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
@@ -15,11 +16,19 @@ _INT32_MAX = 2**31 - 1
 
 def _type_key(tile_type: Any) -> Optional[int]:
     """The int a tile type lookup means, or None when it cannot name a type: like a dict keyed
-    by int (1.5 and "1" are not types, True is 1), and values beyond int32 name no type."""
+    by int (1.5 and "1" are not types, True and 1.0 are 1), and values beyond int32 name no
+    type."""
     try:
         value = operator.index(tile_type)
     except TypeError:
-        return None
+        # A float equal to an int finds it, as a dict key would (1.0 == 1, and hashes alike).
+        # (By its type: isinstance would believe an object that claims to be a float.)
+        if not issubclass(type(tile_type), (float, np.floating)):
+            return None
+        number = float(tile_type)
+        if not (math.isfinite(number) and number.is_integer()):
+            return None
+        value = int(number)
     return value if 0 < value <= _INT32_MAX else None
 
 

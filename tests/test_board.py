@@ -561,8 +561,10 @@ def test_index_lookups_of_non_types(value):
 def test_index_lookups_of_int_like_types():
     board = llk.Board([[1, 0, 1], [2, 2, 0]])
     ref = llkref.tile_index(board.grid.tolist())
-    for value in (1, 2, np.int8(1), np.uint64(2), True, np.int64(3), 0, -1):
-        assert (value in board.index) is (value in ref)
+    for value in (1, 2, np.int8(1), np.uint64(2), True, np.int64(3), 0, -1, 1.0, np.float32(2),
+                  3.0, float("nan"), float("inf")):
+        assert (value in board.index) is (value in ref), value
+        assert board.index.count(value) == len(ref.get(value, []))
     assert board.index.positions(np.int64(2)) == [(1, 0), (1, 1)]
     assert board.index.count(np.int32(1)) == 2
 
