@@ -586,6 +586,14 @@ _UNBOUNDED = textwrap.dedent("""
     loop = []
     loop.append(loop)
     loop.append(loop)
+
+    class Liar:
+        def __len__(self):
+            return 2
+
+        def __iter__(self):
+            return itertools.repeat(1)
+
     calls = {
         "Board, a row holding itself": lambda: llk.Board([loop, range(2)]),
         "Board, rows of arrays": lambda: llk.Board([np.zeros(2, int), loop]),
@@ -595,6 +603,12 @@ _UNBOUNDED = textwrap.dedent("""
         "can_link, endless rows": lambda: llk.can_link(itertools.count(), (0, 0), (0, 1)),
         "from_labels, endless rows": lambda: llk.Board.from_labels(itertools.repeat(["a"])),
         "from_labels, an endless row": lambda: llk.Board.from_labels([itertools.repeat("a")]),
+        # Rows that are not lists were read (or copied) in full before any size check.
+        "Board, a broadcast row of 10**12": lambda: llk.Board(
+            [np.broadcast_to(np.int8(1), (10**12,))]),
+        "Board, a range row of 10**12": lambda: llk.Board([range(10**12)]),
+        "can_link, a range row of 10**9": lambda: llk.can_link([range(10**9)], (0, 0), (0, 1)),
+        "Board, a row that says 2 and never ends": lambda: llk.Board([Liar(), [1, 1]]),
     }
     for name, call in calls.items():
         try:
@@ -611,8 +625,9 @@ def test_self_holding_lists_and_endless_iterables_are_refused_without_running_aw
                           timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     lines = done.stdout.strip().splitlines()
-    assert len(lines) == 8 and all("Error" in line for line in lines), done.stdout
-    assert all(("2-D" in l or "ints" in l or "at most 1024" in l or "sequence" in l) for l in lines), done.stdout
+    assert len(lines) == 12 and all("Error" in line for line in lines), done.stdout
+    assert all(("2-D" in l or "ints" in l or "at most 1024" in l or "sequence" in l
+                or "says it has 2 values" in l) for l in lines), done.stdout
 
 
 def test_objects_that_claim_to_be_arrays_get_the_documented_errors():

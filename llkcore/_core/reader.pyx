@@ -490,7 +490,13 @@ def _first_bad_cell(rows):
 
 def _generic_array(rows):
     """A list of rows that are not all lists or tuples (arrays, ranges, ...), as an ndarray;
-    BoardError for anything that is not a rectangular grid of ints."""
+    BoardError for anything that is not a rectangular grid of ints.
+
+    Every size is checked before anything is read: a row may be a range or a broadcast view of
+    10**12 cells (it was read, or copied, in full before the caller's size check)."""
+    if len(rows) > MAX_SIDE:
+        raise BoardError(f"a board may have at most {MAX_SIDE} rows, got {len(rows)}")
+    cdef Py_ssize_t width = -1, length, count
     for r, row in enumerate(rows):
         if isinstance(row, np.ma.MaskedArray):
             raise BoardError("a masked array is not a board row: fill the masked cells first")
@@ -499,18 +505,30 @@ def _generic_array(rows):
         if isinstance(row, _UNORDERED):
             raise BoardError(f"each row of a board must be in order: got a {type(row).__name__} "
                              f"at row {r}")
-        if isinstance(row, np.ndarray):
-            if row.ndim != 1:
-                raise BoardError(f"a board must be 2-D, got a row of shape {row.shape}")
-        else:
-            for c, value in enumerate(row):
+        if isinstance(row, np.ndarray) and row.ndim != 1:
+            raise BoardError(f"a board must be 2-D, got a row of shape {row.shape}")
+        try:
+            length = len(row)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise BoardError(f"row {r} of the board has no length: {exc}") from None
+        if length > MAX_SIDE:
+            raise BoardError(f"a board may have at most {MAX_SIDE} columns, got a row of {length}")
+        if width < 0:
+            width = length
+        elif length != width:
+            raise BoardError(f"ragged board: row {r} has {length} values, row 0 has {width}")
+        if not isinstance(row, np.ndarray):
+            count = 0
+            # (At most one value past its length: a row whose iterator never ends is refused.)
+            for c, value in enumerate(itertools.islice(row, length + 1)):
                 # numpy would read a cell that is a sequence as more dimensions, following a list
                 # that holds itself 64 levels down (an array of 2**64 cells): refuse it first.
                 if hasattr(type(value), "__len__"):
                     refuse(value, r, c)
-        if len(row) != len(rows[0]):
-            raise BoardError(f"ragged board: row {r} has {len(row)} values, row 0 has "
-                             f"{len(rows[0])}")
+                count += 1
+            if count != length:
+                raise BoardError(f"row {r} of the board says it has {length} values and gives "
+                                 f"{'more' if count > length else count}")
     try:
         arr = np.array(rows)
     except (ValueError, TypeError, OverflowError) as exc:
