@@ -12,6 +12,7 @@ platform and numpy version.
 """
 from __future__ import annotations
 
+import itertools
 import secrets
 from typing import Any, List, Optional, Tuple
 
@@ -20,7 +21,7 @@ import numpy as np
 from ._core import deal as _deal
 from ._core import solve as _solve
 from ._core.reader import GridReader
-from ._core.state import GridState
+from ._core.state import MAX_SIDE, GridState
 from .checks import integer, is_array
 from .coords import Move, moves_of
 from .errors import BoardError, DealError
@@ -64,11 +65,20 @@ def fill_mask(rows: int, cols: int, layout: Any) -> Tuple[np.ndarray, np.ndarray
     if layout is None:
         return np.ones((rows, cols), dtype=bool), np.zeros((rows, cols), dtype=np.int32)
     arr = layout if is_array(layout) else None
+    if arr is None and not hasattr(layout, "__len__") and hasattr(layout, "__iter__"):
+        # An iterator of rows, read once here (the mask test below read it, and the board
+        # reader then lost its first row); at most one row too many, as a board's.
+        layout = list(itertools.islice(layout, MAX_SIDE + 1))
     if arr is not None and arr.dtype == np.bool_:
         if isinstance(arr, np.ma.MaskedArray):
             raise BoardError("a masked array is not a layout: fill the masked cells first")
+        if arr.shape != (rows, cols):       # (before the copy: it may be a view of 10**12)
+            raise BoardError(f"layout has shape {arr.shape}, expected {(rows, cols)}")
         mask = np.array(arr, dtype=bool)
     elif arr is None and _is_bool_grid(layout):
+        for r, row in enumerate(layout):
+            if len(row) != cols:
+                raise BoardError(f"layout row {r} has {len(row)} values, expected {cols}")
         mask = np.array(layout, dtype=bool)
     else:
         values = GridReader(layout).values()
@@ -81,9 +91,11 @@ def fill_mask(rows: int, cols: int, layout: Any) -> Tuple[np.ndarray, np.ndarray
 
 
 def _is_bool_grid(layout: Any) -> bool:
-    """A list of rows holding only bools (a mask written as lists)."""
+    """A list of rows holding only bools (a mask written as lists). Nothing of a layout bigger
+    than a board can be is read: a row may be a view of 10**12 bools."""
     try:
-        return all(isinstance(v, (bool, np.bool_)) for row in layout for v in row) and len(layout) > 0
+        return (0 < len(layout) <= MAX_SIDE and all(len(row) <= MAX_SIDE for row in layout)
+                and all(isinstance(v, (bool, np.bool_)) for row in layout for v in row))
     except TypeError:
         return False
 

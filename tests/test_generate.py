@@ -316,6 +316,24 @@ def test_impossible_layouts_raise(layout, rules):
     llk.generate(*arr.shape, layout=layout, rules=rules, seed=0, solvable=False)  # still dealable
 
 
+def test_a_layout_of_any_iterable_of_rows_is_read_whole_and_checked_before_it_is_copied():
+    """A generator layout lost its first row (the mask test read it), so a 3-row layout made a
+    2 x 2 deal; a huge boolean view was copied before its shape was checked (MemoryError), and
+    a ragged mask gave numpy's error (an audit)."""
+    walls_first = llk.generate(2, 2, seed=1, layout=(r for r in [[-1, -1], [1, 1]]))
+    assert walls_first.grid.tolist() == [[-1, -1], [1, 1]]
+    with pytest.raises(llk.BoardError, match=r"shape \(3, 2\), expected \(2, 2\)"):
+        llk.generate(2, 2, seed=1, layout=(r for r in [[-1, -1], [1, 1], [1, 1]]))
+    mask = llk.generate(2, 2, seed=1, layout=(r for r in [[True, True], [False, False]]))
+    assert (mask.grid[1] == 0).all() and (mask.grid[0] > 0).all()
+    with pytest.raises(llk.BoardError, match="layout row 1 has 1 values, expected 2"):
+        llk.generate(2, 2, layout=[[True, False], [True]])
+    for huge in (np.broadcast_to(np.True_, (10**6, 10**6)),
+                 [np.broadcast_to(np.True_, (10**12,))] * 2):
+        with pytest.raises(llk.BoardError, match="shape|at most 1024"):
+            llk.generate(2, 2, layout=huge)
+
+
 # ---------------------------------------------------------------------------------------------
 # Determinism and the random stream
 # ---------------------------------------------------------------------------------------------
