@@ -7,10 +7,10 @@ trust what they get. See docs/architecture.md ("Layers", "Threads").
 from __future__ import annotations
 
 import copy
+import itertools
 import os
 import threading
 import weakref
-from itertools import chain
 from typing import (TYPE_CHECKING, Any, Dict, Hashable, Iterable, List, Literal, Optional, Sequence,
                     Tuple, Type, Union, cast, overload)
 
@@ -22,7 +22,7 @@ from ._core import link as _link
 from ._core import pairs as _pairs
 from ._core import playouts as _playouts
 from ._core import state as _state
-from ._core.reader import GridReader
+from ._core.reader import UNORDERED, GridReader
 from ._core.state import MAX_SIDE, GridState
 from ._insight import Hint, Traps
 from .checks import (flag, integer, is_array, label_key, move_sequence, point as check_point,
@@ -158,9 +158,14 @@ class Board:
                             f"{walls!r}: for one wall label write walls={{{walls!r}}}")
         unordered = isinstance(walls, (set, frozenset))
         try:
-            walls = [label for label in walls]   # (not list(): it trusts a hostile __len__)
+            # (Not list(): it trusts a hostile __len__. At most one label more than a board
+            # has cells: an endless iterable is refused, not read until memory runs out.)
+            walls = list(itertools.islice(walls, MAX_SIDE * MAX_SIDE + 1))
         except TypeError:
             raise TypeError(f"walls must be an iterable of labels, got {type(walls).__name__}") from None
+        if len(walls) > MAX_SIDE * MAX_SIDE:
+            raise BoardError(f"walls: at most {MAX_SIDE * MAX_SIDE} labels (the cells of the "
+                             "largest board), got an iterable of more")
         try:
             both = label_key(empty) in {label_key(label) for label in walls}
         except TypeError:       # an unhashable label: _label_grid says which
@@ -712,8 +717,8 @@ class Board:
         game replays certificates on the board it builds, which no one else holds yet).
         ``moves``: as ``move_sequence`` returns them (pairs of pairs of ints)."""
         try:
-            points = np.fromiter(chain.from_iterable(chain.from_iterable(moves)), np.int64,
-                                 count=4 * len(moves)).reshape(-1, 4)
+            values = itertools.chain.from_iterable(itertools.chain.from_iterable(moves))
+            points = np.fromiter(values, np.int64, count=4 * len(moves)).reshape(-1, 4)
         except OverflowError:
             return False            # an int past 64 bits: a point off the board
         rows, cols = points[:, 0::2], points[:, 1::2]
@@ -844,8 +849,8 @@ if hasattr(os, "register_at_fork"):         # (not on Windows, which cannot fork
 
 def _sequence(x: Any) -> bool:
     """x can be read as a sequence of labels: iterable, not a string, not a 0-d array (which has
-    ``__iter__`` but refuses iteration)."""
-    return (not isinstance(x, (str, bytes)) and hasattr(x, "__iter__")
+    ``__iter__`` but refuses iteration), not a set or a dict (no order of the caller's)."""
+    return (not isinstance(x, (str, bytes) + UNORDERED) and hasattr(x, "__iter__")
             and not (isinstance(x, np.ndarray) and x.ndim == 0))
 
 

@@ -223,6 +223,13 @@ def test_labels_that_are_ints_and_bad_labels():
     for where in (dict(empty=[]), dict(walls=[["L"]])):     # (empty=[] was a bare TypeError)
         with pytest.raises(llk.BoardError, match="hashable"):
             llk.Board.from_labels([["a", "a"]], **where)
+    # Rows in no order of the caller's were numbered in hash order (it changes run to run),
+    # and an endless walls= was read until memory ran out (an audit).
+    for rows in ([{"cat", "dog"}] * 2, [{"cat": 1, "dog": 2}.keys()], {("a", "a")}):
+        with pytest.raises(llk.BoardError, match="sequence of labels|grid of labels, got set"):
+            llk.Board.from_labels(rows)
+    with pytest.raises(llk.BoardError, match="walls: at most"):
+        llk.Board.from_labels([["a", "a"]], walls=itertools.count())
     with pytest.raises(llk.BoardError):
         llk.Board.from_labels("ab")
     with pytest.raises(llk.CoordinateError):

@@ -6,6 +6,8 @@ import numpy.typing as npt
 
 from .state import GridState
 
+UNORDERED: Tuple[type, ...]
+
 class GridReader:
     rows: int
     cols: int

@@ -103,7 +103,7 @@ cdef class GridReader:
             if _array_like(grid):
                 self._use_array(_as_array(grid))
                 return
-            if isinstance(grid, _UNORDERED):
+            if isinstance(grid, UNORDERED):
                 raise BoardError(f"a board's rows must come in order: got a {type(grid).__name__} "
                                  "(pass a list of rows)")
             # At most one row too many, so that an endless iterable is refused, not read forever.
@@ -457,7 +457,7 @@ cdef class GridReader:
 
 
 # Containers whose order is not the user's: a grid or a row of one would be read scrambled.
-_UNORDERED = (set, frozenset, dict, type({}.keys()), type({}.values()), type({}.items()))
+UNORDERED = (set, frozenset, dict, type({}.keys()), type({}.values()), type({}.items()))
 
 
 def _array_like(grid):
@@ -502,7 +502,7 @@ def _generic_array(rows):
             raise BoardError("a masked array is not a board row: fill the masked cells first")
         if isinstance(row, (str, bytes, bytearray)) or not hasattr(row, "__len__"):
             raise BoardError(f"each row of a board must be a sequence of ints, got {type(row).__name__}")
-        if isinstance(row, _UNORDERED):
+        if isinstance(row, UNORDERED):
             raise BoardError(f"each row of a board must be in order: got a {type(row).__name__} "
                              f"at row {r}")
         if isinstance(row, np.ndarray) and row.ndim != 1:
