@@ -5,15 +5,17 @@ in input order plus the parameters of the run, so a saved result says how to rep
 """
 from __future__ import annotations
 
+import math
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
 
+from .checks import shown
 from .checks import seconds as seconds_limit
 from .coords import Move
 from .rules import Rules
-from .solver import Verdict
+from .solver import STRATEGIES, Verdict
 
 #: Names of the per-board fields, in record order.
 FIELDS = ("verdict", "initial_moves", "solution_length", "nodes", "seconds")
@@ -193,23 +195,33 @@ class Analysis:
         missing = [name for name in FIELDS if name not in boards]
         if missing:
             raise ValueError(f'an Analysis document\'s "boards" lacks {missing}')
-        moves = boards.get("moves")
-        if moves is not None:
-            moves = [None if m is None else [((r1, c1), (r2, c2)) for r1, c1, r2, c2 in m]
-                     for m in moves]
+        summary = data.get("summary") or {}
+        if not isinstance(summary, dict):
+            raise ValueError(f'an Analysis document\'s "summary" must be a dict, got '
+                             f"{type(summary).__name__}")
+        # Every value is checked here, so that a document that loads also prints, exports and
+        # compares (a verdict of 5 loaded, then to_records raised KeyError).
+        columns = [_column_in(boards, name) for name in FIELDS]
+        moves = _moves_in(boards.get("moves"))
         ratings = None
         if all(name in boards for name in RATING_FIELDS):
-            ratings = {name: [np.nan if v is None else v for v in boards[name]]
-                       for name in RATING_FIELDS}
+            ratings = {name: _column_in(boards, name) for name in RATING_FIELDS}
         rules = params.get("rules")
-        summary = data.get("summary") or {}
-        verdict, initial_moves, solution_length, nodes, seconds = (boards[n] for n in FIELDS)
+        try:
+            rules = None if rules is None else Rules.from_dict(rules)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"an Analysis document's rules: {exc}") from None
+        strategy = params.get("strategy", "exact")
+        if strategy not in STRATEGIES:
+            raise ValueError(f"an Analysis document's strategy must be one of {STRATEGIES}, got "
+                             f"{strategy!r}")
+        verdict, initial_moves, solution_length, nodes, seconds = columns
         return cls(verdict, initial_moves, solution_length, nodes, seconds, moves,
-                   strategy=params.get("strategy", "exact"),
-                   rules=None if rules is None else Rules.from_dict(rules),
-                   node_limit=params.get("node_limit"), time_limit=params.get("time_limit"),
-                   workers=params.get("workers"), wall_seconds=summary.get("wall_seconds"),
-                   ratings=ratings)
+                   strategy=strategy, rules=rules,
+                   node_limit=_number_in(params, "node_limit", int, 0),
+                   time_limit=_number_in(params, "time_limit", float, 0),
+                   workers=_number_in(params, "workers", int, 1),
+                   wall_seconds=_number_in(summary, "wall_seconds", float, 0), ratings=ratings)
 
     def same_results(self, other: "Analysis") -> bool:
         """True iff both hold the same boards' results: every field but the timings is equal,
@@ -238,7 +250,14 @@ class Analysis:
         one Analysis states one of each); the rules are the parts' when every part that holds
         boards has the same, else None (as analyze of Boards of several rules gives).
         """
+        if isinstance(parts, (str, bytes)) or not hasattr(parts, "__iter__"):
+            raise TypeError(f"Analysis.concat takes a sequence of Analysis, got "
+                            f"{type(parts).__name__}")
         parts = list(parts)
+        stray = next((p for p in parts if not isinstance(p, Analysis)), None)
+        if stray is not None:
+            raise TypeError(f"Analysis.concat joins Analysis results, got a "
+                            f"{type(stray).__name__}")
         if not parts:
             return cls(*columns_of(lambda name: np.empty(0, DTYPES[name])),
                        workers=workers, wall_seconds=wall_seconds)
@@ -326,3 +345,78 @@ def _format_summary(s: Dict[str, Any]) -> str:
         stats = s[key]
         lines.append(f"{label:<18}" + "".join(f"{_fmt_number(stats[c], scale):>10}" for c in cols))
     return "\n".join(lines)
+
+
+#: What each column of an Analysis document may hold: (Python type, least value, greatest value,
+#: None allowed). Ratings are NaN where the careful game met no winnable position (None in JSON).
+_COLUMN_VALUES: Dict[str, Tuple[type, float, Optional[float], bool]] = {
+    "verdict": (int, min(_VERDICT_NAMES), max(_VERDICT_NAMES), False),
+    "initial_moves": (int, -1, 2**31 - 1, False),
+    "solution_length": (int, -1, 2**31 - 1, False),
+    "nodes": (int, 0, 2**63 - 1, False),
+    "seconds": (float, 0, None, False),
+    **{name: (float, -math.inf, None, True) for name in RATING_FIELDS},
+}
+
+
+def _number_in(where: Dict[str, Any], name: str, kind: type, low: float) -> Any:
+    """``where[name]`` checked as an Analysis document's number >= low, or None (ValueError
+    naming it). A float may be written as an int (JSON has one number type); a bool is none."""
+    value = where.get(name)
+    if value is None:
+        return None
+    if type(value) is not int and not (kind is float and type(value) is float):
+        raise ValueError(f"an Analysis document's {name} must be "
+                         f"{'an int' if kind is int else 'a number'}, got {shown(value)}")
+    if not (math.isfinite(value) and value >= low):
+        raise ValueError(f"an Analysis document's {name} is out of range: {shown(value)}")
+    return value
+
+
+def _column_in(boards: Dict[str, Any], name: str) -> np.ndarray:
+    """The column ``name`` of an Analysis document's "boards", every value checked (in one pass
+    and numpy's range tests: a column may hold millions of boards)."""
+    values = boards[name]
+    if not isinstance(values, list):
+        raise ValueError(f"an Analysis document's boards.{name} must be a list, got "
+                         f"{type(values).__name__}")
+    kind, low, high, rating = _COLUMN_VALUES[name]
+    allowed = (int,) if kind is int else (int, float, type(None)) if rating else (int, float)
+    bad = next((i for i, v in enumerate(values) if type(v) not in allowed), None)
+    if bad is not None:
+        raise ValueError(f"an Analysis document's boards.{name}[{bad}] must be "
+                         f"{'an int' if kind is int else 'a number'}, got {shown(values[bad])}")
+    if rating:          # NaN (written as None) where the careful game met no winnable position
+        return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+    try:
+        column = np.array(values, dtype=np.int64 if kind is int else np.float64)
+    except OverflowError:           # an int past 64 bits
+        column = np.array([v if abs(v) < 2**63 else int(low) - 1 for v in values], dtype=np.int64)
+    ok = np.isfinite(column) & (column >= low) & (column <= high if high is not None else True)
+    if not ok.all():
+        bad = int(np.argmin(ok))
+        raise ValueError(f"an Analysis document's boards.{name}[{bad}] is out of range: "
+                         f"{shown(values[bad])}")
+    return column
+
+
+def _moves_in(moves: Any) -> Optional[List[Optional[List[Move]]]]:
+    """An Analysis document's solutions: None, or a list of None or lists of [r1, c1, r2, c2]."""
+    if moves is None:
+        return None
+    if not isinstance(moves, list):
+        raise ValueError(f"an Analysis document's boards.moves must be a list, got "
+                         f"{type(moves).__name__}")
+    out: List[Optional[List[Move]]] = []
+    for i, solution in enumerate(moves):
+        if solution is None:
+            out.append(None)
+            continue
+        if not isinstance(solution, list) or not all(
+                type(m) is list and len(m) == 4 and all(type(v) is int and v >= 0 for v in m)
+                for m in solution):
+            raise ValueError(f"an Analysis document's boards.moves[{i}] must be null or a list "
+                             f"of [r1, c1, r2, c2] (ints >= 0), got {shown(solution)}")
+        out.append([((r1, c1), (r2, c2)) for r1, c1, r2, c2 in solution])
+    return out
+

@@ -129,13 +129,13 @@ def pair(p: Any, what: str = "a point") -> Tuple[int, int]:
         r, c = p
     # The message names the point too: "col must be an int" did not say which of a move's two.
     if type(r) is not int:
-        r = integer(r, f"the row of {what} {_shown(p)}", error=CoordinateError)
+        r = integer(r, f"the row of {what} {shown(p)}", error=CoordinateError)
     if type(c) is not int:
-        c = integer(c, f"the col of {what} {_shown(p)}", error=CoordinateError)
+        c = integer(c, f"the col of {what} {shown(p)}", error=CoordinateError)
     return r, c
 
 
-def _shown(value: Any) -> str:
+def shown(value: Any) -> str:
     """``value`` for a message: its repr, or its type when the repr is long."""
     text = repr(value)
     return text if len(text) <= 40 else f"(a {type(value).__name__})"

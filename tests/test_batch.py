@@ -210,6 +210,51 @@ def test_a_saved_result_loads_back(options, tmp_path):
             llk.Analysis.from_dict(bad)
 
 
+def _set(where, key, value):
+    return lambda doc: (doc[where] if where else doc).__setitem__(key, value)
+
+
+@pytest.mark.parametrize("change, words", [
+    (_set(None, "summary", [1]), '"summary" must be a dict'),
+    (_set("boards", "verdict", [5, 1]), r"boards.verdict\[0\] is out of range: 5"),
+    (_set("boards", "verdict", [1, None]), r"boards.verdict\[1\] must be an int, got None"),
+    (_set("boards", "verdict", [1.9, 1]), "must be an int, got 1.9"),
+    (_set("boards", "verdict", [True, 1]), "must be an int, got True"),
+    (_set("boards", "nodes", [2**70, 1]), r"boards.nodes\[0\] is out of range"),
+    (_set("boards", "initial_moves", [2**70, 1]), "out of range"),
+    (_set("boards", "seconds", [float("nan"), 0.1]), "out of range: nan"),
+    (_set("boards", "score", ["x", 1.0]), "must be a number, got 'x'"),
+    (_set("boards", "moves", [[[0, 0, 1]], None]), r"moves\[0\] must be null or a list"),
+    (_set("boards", "moves", 5), "moves must be a list"),
+    (_set("parameters", "node_limit", "abc"), "node_limit must be an int"),
+    (_set("parameters", "node_limit", 1.5), "node_limit must be an int, got 1.5"),
+    (_set("parameters", "node_limit", -3), "node_limit is out of range: -3"),
+    (_set("parameters", "strategy", 42), "strategy must be one of"),
+    (_set("parameters", "rules", {"max_turns": "x"}), "rules: Rules.max_turns"),
+    (_set("summary", "wall_seconds", "x"), "wall_seconds must be a number"),
+])
+def test_a_document_that_loads_is_one_every_call_takes(change, words):
+    """from_dict promises ValueError for what is not an Analysis document: a summary that was a
+    list was an AttributeError, a verdict of 5 loaded and then failed in to_records (KeyError),
+    a verdict of 1.9 or True loaded as 1, a strategy of 42 loaded (an audit)."""
+    import copy
+
+    good = llk.analyze([[[1, 1], [2, 2]], [[1, 2], [2, 1]]], workers=1, keep_moves=True,
+                       rate=True).to_dict()
+    loaded = llk.Analysis.from_dict(copy.deepcopy(good))
+    assert loaded.to_records() and str(loaded.summary())
+    doc = copy.deepcopy(good)
+    change(doc)
+    with pytest.raises(ValueError, match=words):
+        llk.Analysis.from_dict(doc)
+
+
+@pytest.mark.parametrize("parts", ["ab", 5, [1]])
+def test_concat_takes_analyses_only(parts):
+    with pytest.raises(TypeError, match="Analysis"):
+        llk.Analysis.concat(parts)
+
+
 def test_the_result_names_the_rules_its_boards_were_solved_under():
     """Boards bring their own rules: a result of gravity deals said rules None, like a run
     under the default rules (a batch audit). Mixed rules stay None."""
