@@ -23,6 +23,7 @@ from typing import Any, Dict, Iterable, List, Optional
 
 import numpy as np
 
+from ._core.state import MAX_SIDE
 from .batch import Analysis, analyze as _analyze_local, resolve_workers
 from .checks import flag, optional_integer
 from .errors import BoardError
@@ -111,6 +112,11 @@ def analyze(collection: Any, *, rules: Optional[Rules] = None, strategy: str = "
             raise BoardError(f"a batch array must have shape (B, rows, cols), got {collection.shape}")
         if not np.issubdtype(collection.dtype, np.integer) or collection.dtype == np.bool_:
             raise BoardError(f"board values must be integers, got dtype {collection.dtype}")
+        rows, cols = collection.shape[1:]
+        if not (0 < rows <= MAX_SIDE and 0 < cols <= MAX_SIDE):
+            # Before the rechunk to whole boards: a graph of millions of tasks was built first.
+            raise BoardError(f"boards have 1 to {MAX_SIDE} rows and columns; this batch array's "
+                             f"are {rows} x {cols} (shape {collection.shape})")
         if len(collection.chunks[1]) != 1 or len(collection.chunks[2]) != 1:
             collection = collection.rechunk({1: -1, 2: -1})
         blocks = list(collection.to_delayed().ravel())

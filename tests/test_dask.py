@@ -124,6 +124,11 @@ def test_bad_inputs_fail_before_computing():
         llk_dask.analyze(da.zeros((4, 4), dtype=np.int32))
     with pytest.raises(llk.BoardError, match="integers"):
         llk_dask.analyze(da.zeros((2, 4, 4), dtype=np.float32))
+    # Boards past the largest are refused before the rechunk to whole boards, which built a
+    # graph of two million tasks first (an audit).
+    with pytest.raises(llk.BoardError, match="1 to 1024 rows and columns"):
+        llk_dask.analyze(da.zeros((2, 10**6, 10**6), dtype=np.int8, chunks=(1, 1000, 1000)),
+                         scheduler="sync")
     with pytest.raises(ValueError):
         llk_dask.analyze(db.from_sequence([[[1, 1]]]), strategy="guess")
     with pytest.raises(TypeError, match="npartitions"):
