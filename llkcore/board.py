@@ -26,7 +26,7 @@ from ._core.reader import UNORDERED, GridReader
 from ._core.state import MAX_SIDE, GridState
 from ._insight import Hint, Traps
 from .checks import (flag, integer, is_array, label_key, move_sequence, point as check_point,
-                     seconds as check_seconds)
+                     seconds as check_seconds, shown)
 from .coords import Move, Point, cells_of, moves_of, point_of, points_of, size_words
 from .errors import BoardError, CoordinateError, IllegalMove
 from . import saving
@@ -958,9 +958,9 @@ def parse_text(text: Union[str, bytes]) -> List[List[int]]:
             else:
                 digits = tok[1:] if tok.startswith("-") else tok
                 if not (digits.isascii() and digits.isdigit()):
-                    raise BoardError(f"line {lineno}: {tok!r} is not an int, '.' or '#'")
+                    raise BoardError(f"line {lineno}: {shown(tok)} is not an int, '.' or '#'")
                 if len(digits) > 12:
-                    raise BoardError(f"line {lineno}: {tok!r} does not fit in int32")
+                    raise BoardError(f"line {lineno}: {shown(tok)} does not fit in int32")
                 row.append(int(tok))
         if grid and len(row) != len(grid[0]):
             # Named by line, where a reader fixes it (Board's own check gives only lengths).

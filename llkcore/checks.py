@@ -38,9 +38,9 @@ def integer(value: Any, name: str, *, low: Optional[int] = None, high: Optional[
         raise error(f"{name} must be an int, got {type(value).__name__}") from None
     out_of_range = CoordinateError if error is CoordinateError else ValueError
     if low is not None and v < low:
-        raise out_of_range(f"{name} must be >= {low}, got {v}")
+        raise out_of_range(f"{name} must be >= {low}, got {shown(v)}")
     if high is not None and v > high:
-        raise out_of_range(f"{name} must be <= {high}, got {v}")
+        raise out_of_range(f"{name} must be <= {high}, got {shown(v)}")
     return int(v)
 
 
@@ -135,10 +135,20 @@ def pair(p: Any, what: str = "a point") -> Tuple[int, int]:
     return r, c
 
 
-def shown(value: Any) -> str:
-    """``value`` for a message: its repr, or its type when the repr is long."""
-    text = repr(value)
-    return text if len(text) <= 40 else f"(a {type(value).__name__})"
+def shown(value: Any, typed: bool = False) -> str:
+    """``value`` for a message: its repr (after its type's name when ``typed``), or what it is
+    when the repr is long or cannot be made (Python writes no int of over 4,300 digits)."""
+    if issubclass(type(value), int) and not -10**40 < value < 10**40:
+        return f"an int of {value.bit_length()} bits"
+    if type(value) is str and len(value) > 40:
+        return f"{value[:30]!r}... ({len(value):,} characters)"
+    try:
+        text = repr(value)
+    except Exception:
+        text = ""
+    if not 0 < len(text) <= 40:
+        return f"(a {type(value).__name__})"
+    return f"{type(value).__name__} {text}" if typed else text
 
 
 def point(p: Any, rows: int, cols: int) -> Tuple[int, int]:
@@ -148,7 +158,8 @@ def point(p: Any, rows: int, cols: int) -> Tuple[int, int]:
     else:
         r, c = pair(p)
     if not (0 <= r < rows and 0 <= c < cols):
-        raise CoordinateError(f"point {(r, c)} is off the board of {size_words(rows, cols)}")
+        raise CoordinateError(f"point ({shown(r)}, {shown(c)}) is off the board of "
+                              f"{size_words(rows, cols)}")
     return r, c
 
 

@@ -16,7 +16,7 @@ from . import _deals
 from ._core import deal as _deal
 from ._core.state import MAX_SIDE
 from .board import Board
-from .checks import flag, integer
+from .checks import flag, integer, shown
 from .coords import size_words
 from .difficulty import check_difficulty, in_band
 from .errors import BoardError, DealError
@@ -94,7 +94,7 @@ def _deal_size(rows: Any, cols: Any, copies: Any, types: Any
     cols = integer(cols, "cols", low=1)
     if rows > MAX_SIDE or cols > MAX_SIDE:
         raise BoardError(f"a board may have at most {MAX_SIDE} rows and columns, got "
-                         f"{size_words(rows, cols)}")
+                         f"{shown(rows)} rows x {shown(cols)} columns")
     if types is None:
         copies = integer(copies, "copies", low=2)
         if copies % 2:

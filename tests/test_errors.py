@@ -653,3 +653,22 @@ def test_a_strategy_given_as_the_solvers_first_argument_is_named():
     """Solver's first parameter is rules: Solver("greedy-freedom") said to use Rules.preset."""
     with pytest.raises(TypeError, match=r"Solver\(strategy='greedy-freedom'\)"):
         llk.Solver("greedy-freedom")
+
+
+@pytest.mark.parametrize("call, error", [
+    (lambda: llk.Board([[10**5000, 1]]), BoardError),
+    (lambda: llk.Board([[10**4000, 1]]), BoardError),
+    (lambda: llk.Board.from_text("1" * 10**6), BoardError),
+    (lambda: llk.Board.from_text("1 " + "x" * 10**6), BoardError),
+    (lambda: llk.can_link([[1, 1]], (10**5000, 0), (0, 1)), CoordinateError),
+    (lambda: llk.Board([[1, 1]]).remove((10**5000, 0), (0, 1)), IllegalMove),
+    (lambda: llk.generate(10**5000, 2), BoardError),
+    (lambda: llk.solve([[1, 1]], node_limit=-10**5000), ValueError),
+])
+def test_messages_name_huge_values_briefly(call, error):
+    """An int of over 4,300 digits cannot be written (Python's ValueError came out instead of
+    the call's error), and a shorter one or a long token was written whole: messages of 4,000
+    characters, or 10 MB on a CLI's stderr (an audit)."""
+    with pytest.raises(error) as info:
+        call()
+    assert len(str(info.value)) < 120, str(info.value)[:200]

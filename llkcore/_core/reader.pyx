@@ -29,6 +29,7 @@ import operator
 
 import numpy as np
 
+from ..checks import shown
 from ..errors import BoardError
 from .state import MAX_SIDE
 
@@ -61,21 +62,16 @@ cdef inline PyObject *seq_item(object o, Py_ssize_t i) noexcept:
     return PyList_GET_ITEM(o, i) if PyList_Check(o) else PyTuple_GET_ITEM(o, i)
 
 
-def _describe(value):
-    """How a refused cell value is named in a message."""
-    return f"{type(value).__name__} {value!r}" if len(repr(value)) <= 40 else type(value).__name__
-
-
 cdef int refuse(object value, int r, int c) except -1:
     """Raise the BoardError for the refused cell ``value`` at (r, c)."""
     if isinstance(value, (bool, np.bool_)):
         raise BoardError(f"board values must be integers, got a bool at {(r, c)}")
     if isinstance(value, (int, np.integer)):
-        raise BoardError(f"board values must fit in int32, got {int(value)} at {(r, c)}")
+        raise BoardError(f"board values must fit in int32, got {shown(int(value))} at {(r, c)}")
     if isinstance(value, (list, tuple, np.ndarray)):
         raise BoardError(f"board values must be ints, got a {type(value).__name__} at {(r, c)} "
                          "(a board is a 2-D grid of ints)")
-    raise BoardError(f"board values must be ints, got {_describe(value)} at {(r, c)}")
+    raise BoardError(f"board values must be ints, got {shown(value, typed=True)} at {(r, c)}")
 
 
 cdef class GridReader:
