@@ -171,6 +171,10 @@ def from_json(text: Union[str, bytes], board_class: Type["Board"]) -> "Board":
     docstring)."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise TypeError(f"a saved board is JSON text (str or bytes), got {type(text).__name__}")
+    if isinstance(text, str):
+        # A byte order mark (Notepad's UTF-8), as json.loads skips it in bytes and llk does in
+        # files: read_text() keeps it in the str.
+        text = text.removeprefix("\ufeff")
     try:
         data = json.loads(text)
     except RecursionError:

@@ -661,6 +661,16 @@ def test_a_byte_order_mark_is_skipped(tmp_path, capsys):
     (tmp_path / "bom.txt").write_bytes(b"\xef\xbb\xbf1 1\n2 2\n")
     code, out, err = run(capsys, "moves", tmp_path / "bom.txt")
     assert code == 0 and out.splitlines() == ["0,0 0,1", "1,0 1,1"], err
+    # JSON on stdin too: the BOM hid the "{" that tells JSON from text (an audit).
+    for document in (b'{"grid": [[1, 1], [2, 2]]}', b"[[1, 1], [2, 2]]"):
+        done = subprocess.run([sys.executable, "-m", "llkcore", "moves", "-"],
+                              input=b"\xef\xbb\xbf" + document, capture_output=True, timeout=60)
+        assert done.returncode == 0 and done.stdout.decode().splitlines() == [
+            "0,0 0,1", "1,0 1,1"], done.stderr
+    # And Board.from_json of a str that kept it (read_text() does), as it is skipped in bytes.
+    saved = llk.Board([[1, 1]]).to_json()
+    assert llk.Board.from_json("\ufeff" + saved).grid.tolist() == [[1, 1]]
+    assert llk.Board.from_json(b"\xef\xbb\xbf" + saved.encode()).grid.tolist() == [[1, 1]]
 
 
 def test_an_unwritable_output_is_named_as_given(tmp_path, capsys, monkeypatch):

@@ -94,7 +94,8 @@ def read_board(path: str, rules: Any) -> Board:
                 if raw.startswith(b"\x93NUMPY"):
                     raise UsageError("-: stdin holds a .npy array: give the file's name")
                 # No name to tell the format by: JSON is an object or a list, text never is.
-                ext = ".json" if raw.lstrip()[:1] in (b"{", b"[") else ""
+                # (After a byte order mark, which a file's JSON may start with too.)
+                ext = ".json" if raw.removeprefix(b"\xef\xbb\xbf").lstrip()[:1] in (b"{", b"[") else ""
             else:
                 with open(path, "rb") as fh:
                     raw = fh.read(MAX_FILE_BYTES + 1)
