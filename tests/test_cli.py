@@ -414,6 +414,29 @@ def test_bad_option_values_give_one_line_and_exit_2(capsys, argv, command):
     one_error_line(err, command)
 
 
+@pytest.mark.parametrize("argv, says", [
+    (["generate", "99999999x99999999"], "rows and columns must be 1..1024"),
+    (["generate", "12345678x4"], "rows and columns must be 1..1024"),
+    (["generate", "\uff13x\uff14"], "is not a size"),                 # fullwidth digits
+    (["generate", "\u0663x\u0664"], "is not a size"),                 # Arabic-Indic digits
+    (["generate", "4x4", "--seed", "\u0663"], "is not an integer"),
+    (["generate", "4x4", "--seed", "1_000"], "is not an integer"),
+    (["generate", "4x4", "--seed", "9" * 5000], "must be between 0 and"),
+    (["generate", "4x4", "-o", ""], "an output file name is empty"),
+    (["render", "b.txt", "--path", "99999999999999,0,0,3"], "on no board"),
+    (["render", "b.txt", "--path", "\u0663,0,0,3"], "four integers"),
+])
+def test_option_errors_say_what_is_wrong(capsys, tmp_path, monkeypatch, argv, says):
+    """An audit: sizes of 8 digits were "not a size", an empty -o "a folder", a far --path "not
+    four integers"; other scripts' digits were taken (a board's text refuses them); a seed of
+    5,000 digits was written whole."""
+    monkeypatch.chdir(tmp_path)
+    Path("b.txt").write_text("1 1\n2 2\n")
+    code, _, err = run(capsys, *argv)
+    line = one_error_line(err, argv[0])
+    assert code == 2 and says in line and len(line) < 300, line
+
+
 def test_no_command_prints_help_and_exit_2(capsys):
     code, _, err = run(capsys)
     assert code == 2 and "analyze" in err

@@ -175,6 +175,8 @@ def write_target(path: str) -> Tuple[str, bool]:
     """(the file to write for ``path``, whether to write it in place): a symbolic link's target
     (renaming over the link would replace it), written in place when it exists and is neither a
     regular file nor a folder (a device or a pipe, which renaming would replace by a file)."""
+    if not path:        # ("" is the current folder to realpath: "cannot write: a folder")
+        raise UsageError("an output file name is empty: give a name, or - for stdout")
     target = os.path.realpath(path)
     return target, os.path.exists(target) and not os.path.isfile(target) and not os.path.isdir(target)
 

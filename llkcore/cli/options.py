@@ -10,6 +10,7 @@ import re
 from typing import Dict, Optional, Tuple
 
 from .._core.state import MAX_SIDE
+from ..checks import shown
 from ..rules import GRAVITIES, PRESETS, Rules
 from ..verdict import Verdict
 from ..solver import STRATEGIES
@@ -29,7 +30,10 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} -h')\n")
 
 
-_SIZE = re.compile(r"^\s*(\d{1,7})\s*[xX×*]\s*(\d{1,7})\s*$")
+# ASCII digits only: Python's \d and int() take other scripts' digits ("٣x٤"), a board's text
+# does not.
+_SIZE = re.compile(r"^\s*([0-9]+)\s*[xX×*]\s*([0-9]+)\s*$")
+_INT = re.compile(r"^\s*[+-]?[0-9]+\s*$")
 
 #: KShisen's board sizes by KShisen's names (width x height) -> (rows, cols).
 KSHISEN_SIZES = {"14x6": (6, 14), "16x9": (9, 16), "18x8": (8, 18), "24x12": (12, 24),
@@ -50,24 +54,24 @@ def parse_size(text: str) -> Tuple[int, int]:
     m = _SIZE.match(text)
     if not m:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a size: give ROWSxCOLS (8x18 = 8 rows, 18 columns) or one of "
+            f"{shown(text)} is not a size: give ROWSxCOLS (8x18 = 8 rows, 18 columns) or one of "
             f"{', '.join(NAMED_SIZES)}")
-    rows, cols = int(m.group(1)), int(m.group(2))
-    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
-        raise argparse.ArgumentTypeError(f"{text!r}: rows and columns must be 1..{MAX_SIDE}")
+    sides = m.group(1, 2)
+    if not all(len(side) <= 7 and 1 <= int(side) <= MAX_SIDE for side in sides):
+        raise argparse.ArgumentTypeError(f"{shown(text)}: rows and columns must be "
+                                         f"1..{MAX_SIDE}")
+    rows, cols = int(sides[0]), int(sides[1])
     return rows, cols
 
 
 def int_in(low: int, high: int):
     """An argparse type: an int in [low, high]."""
     def parse(text: str) -> int:
-        try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-        if not low <= v <= high:
-            raise argparse.ArgumentTypeError(f"{text!r} must be between {low} and {high}")
-        return v
+        if not _INT.match(text):
+            raise argparse.ArgumentTypeError(f"{shown(text)} is not an integer")
+        if len(text.strip()) > 30 or not low <= int(text) <= high:
+            raise argparse.ArgumentTypeError(f"{shown(text)} must be between {low} and {high}")
+        return int(text)
     parse.__name__ = "int"
     return parse
 
@@ -85,12 +89,11 @@ def positive_seconds(text: str) -> float:
 def parse_pair(text: str) -> Tuple[Tuple[int, int], Tuple[int, int]]:
     """'r1,c1,r2,c2' -> ((r1, c1), (r2, c2))."""
     parts = [p.strip() for p in re.split(r"[,\s]+", text.strip()) if p.strip()]
-    try:
-        values = [int(p) for p in parts if len(p) <= 12]
-    except ValueError:
-        values = []
-    if len(values) != 4 or len(parts) != 4:
-        raise argparse.ArgumentTypeError(f"{text!r} is not r1,c1,r2,c2 (four integers)")
+    if len(parts) != 4 or not all(_INT.match(p) for p in parts):
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not r1,c1,r2,c2 (four integers)")
+    if any(len(p) > 12 for p in parts):
+        raise argparse.ArgumentTypeError(f"{shown(text)}: a point so far away is on no board")
+    values = [int(p) for p in parts]
     return (values[0], values[1]), (values[2], values[3])
 
 
