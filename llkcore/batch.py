@@ -17,6 +17,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set,
 import numpy as np
 
 from ._core import pairs as _pairs
+from ._core.reader import UNORDERED
 from ._insight import listing_seconds
 from .analysis import DTYPES, FIELDS, RATING_FIELDS, Analysis, Columns, columns_of
 from .board import Board, rules_conflict
@@ -65,6 +66,9 @@ def _items(grids: Any) -> Tuple[Iterator[Any], Optional[int]]:
         # Its first item is a row of ints, which no board is: one grid, passed alone.
         raise BoardError("analyze takes many boards, and the first item here is a row of ints, "
                          "not a board (one board? use llk.solve, or analyze([grid]))")
+    if isinstance(grids, UNORDERED):
+        raise TypeError(f"grids must be in order: got a {type(grids).__name__} (pass a list of "
+                        "grids; a dict's keys or a set's order is not the caller's)")
     if isinstance(grids, (str, bytes)) or not isinstance(grids, Iterable):
         raise TypeError(f"grids must be a (B, R, C) array or an iterable of grids or Boards, "
                         f"got {type(grids).__name__}")

@@ -302,7 +302,11 @@ class Board:
 
     def _query_cells(self, queries: Any) -> np.ndarray:
         """Check a (k, 4) array of (r1, c1, r2, c2) and return (k, 2) padded cells."""
-        if not is_array(queries) and isinstance(queries, (list, tuple)):
+        if not (is_array(queries) or isinstance(queries, (list, tuple))
+                or hasattr(type(queries), "__array__")):      # (pandas, other array-likes)
+            raise CoordinateError(f"queries must be a (k, 4) array or a list of (r1, c1, r2, c2) "
+                                  f"rows, got {type(queries).__name__}")
+        if isinstance(queries, (list, tuple)):
             # numpy would read a value that is a sequence as more dimensions, following a list
             # that holds itself 64 levels down (an array of 2**64 items): refuse it first.
             for row in queries:

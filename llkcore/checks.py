@@ -110,15 +110,20 @@ def is_array(value: Any) -> bool:
     return issubclass(type(value), np.ndarray)
 
 
+#: Sequences that are never a (row, col) pair: their order is not one (dict, set) or they hold
+#: bytes, not ints the caller wrote (b"\x00\x03" is no point).
+_NOT_POINTS = (str, bytes, bytearray, memoryview, dict, set, frozenset)
+
+
 def pair(p: Any, what: str = "a point") -> Tuple[int, int]:
     """A (row, col) pair of ints, anywhere, else CoordinateError naming ``what``.
 
-    A pair is a tuple, list, 1-D array or other sequence of two ints; a dict, set or string is
-    not (their order is not a (row, col) order).
+    A pair is a tuple, list, 1-D array or other sequence of two ints; a dict, set, string or
+    bytes is not (not a (row, col) order, or not ints the caller wrote).
     """
     if type(p) is tuple and len(p) == 2:
         r, c = p
-    elif isinstance(p, (str, bytes, dict, set, frozenset)) or not (
+    elif isinstance(p, _NOT_POINTS) or not (
             isinstance(p, Sequence) or is_array(p)):
         raise CoordinateError(f"{what} must be a (row, col) pair, got {p!r}")
     else:
@@ -182,8 +187,8 @@ def _move_point(p: Any, i: int) -> Tuple[int, int]:
         return (p[0], p[1])         # the usual point, checked inline: certificates are long
     if is_array(p):
         p = p.tolist()
-    if isinstance(p, (str, bytes, dict, set, frozenset)) or not isinstance(p, Sequence) or len(p) != 2:
-        raise ValueError(f"move {i}: a point must be a (row, col) pair, got {p!r}")
+    if isinstance(p, _NOT_POINTS) or not isinstance(p, Sequence) or len(p) != 2:
+        raise ValueError(f"move {i}: a point must be a (row, col) pair, got {shown(p)}")
     return (integer(p[0], f"move {i}: row"), integer(p[1], f"move {i}: col"))
 
 
@@ -212,7 +217,7 @@ def move_sequence(moves: Any) -> List[Tuple[Tuple[int, int], Tuple[int, int]]]:
             continue
         if is_array(move):
             move = move.tolist()
-        if isinstance(move, (str, bytes, dict, set, frozenset)) or not isinstance(move, Sequence):
+        if isinstance(move, _NOT_POINTS) or not isinstance(move, Sequence):
             raise TypeError(f"move {i} must be ((r1, c1), (r2, c2)), got {move!r}")
         if len(move) == 4:
             move = ((move[0], move[1]), (move[2], move[3]))

@@ -703,9 +703,12 @@ class Picture:
         past ``MAX_PNG_PIXELS``)."""
         return _png_bytes(self._pic, scale)
 
-    def save(self, file: Union[str, "os.PathLike[str]"]) -> None:
-        """Write the picture to ``file``, as SVG or PNG by its extension."""
-        name = os.fspath(file)
+    def save(self, file: Union[str, bytes, "os.PathLike[str]"]) -> None:
+        """Write the picture to ``file`` (a path: str, bytes or path-like), as SVG or PNG by its
+        extension."""
+        if not isinstance(file, (str, bytes, os.PathLike)):
+            raise TypeError(f"Picture.save takes a file name, got {type(file).__name__}")
+        name = os.fsdecode(file)
         ext = os.path.splitext(name)[1].lower()
         if ext not in (".svg", ".png"):
             raise ValueError(f"{name}: a picture is saved as .svg or .png")

@@ -6,6 +6,7 @@ check also asserts that the message names what is wrong.
 """
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -672,3 +673,33 @@ def test_messages_name_huge_values_briefly(call, error):
     with pytest.raises(error) as info:
         call()
     assert len(str(info.value)) < 120, str(info.value)[:200]
+
+
+def test_what_is_no_point_or_no_batch_is_named():
+    """An audit: can_link_many named a shape "()" for a str, None, a dict or a generator;
+    bytearray and memoryview were points ((0, 3) from b"\\x00\\x03"); analyze iterated a
+    dict's keys; Picture.save of a bytes name said it was no .svg."""
+    board = llk.Board([[1, 1, 0, 1], [1, 2, 2, 3]])
+    for queries in ("0001", None, {0: 1}, (q for q in [[0, 0, 0, 1]])):
+        with pytest.raises(CoordinateError, match="got " + type(queries).__name__):
+            board.can_link_many(queries)
+    class ArrayLike:            # (pandas frames and the like: np.asarray reads them)
+        def __array__(self, dtype=None, copy=None):
+            return np.array([[0, 0, 0, 1]])
+
+    assert board.can_link_many(ArrayLike()).tolist() == [True]
+    for p in (bytearray(b"\x00\x03"), memoryview(b"\x00\x03")):
+        with pytest.raises(CoordinateError, match="pair"):
+            board.can_link(p, (0, 1))
+        with pytest.raises(ValueError, match="pair"):
+            llk.verify(board, [(p, (0, 1))])
+    with pytest.raises(TypeError, match="in order: got a dict"):
+        llk.analyze({0: [[1, 1]]})
+    picture = llk.Board([[1, 1]]).show()
+    with pytest.raises(TypeError, match="file name"):
+        picture.save(5)
+
+
+def test_a_picture_saves_to_a_bytes_name(tmp_path):
+    llk.Board([[1, 1]]).show().save(os.fsencode(tmp_path / "b.svg"))
+    assert (tmp_path / "b.svg").read_text().startswith("<svg")
