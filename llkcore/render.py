@@ -35,6 +35,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 
 import numpy as np
 
+from ._files import atomic_writer
 from .board import Board, GridLike, board_for, use_pictures
 from .checks import flag, integer, move_sequence, pair
 from .checks import text as text_arg
@@ -705,7 +706,8 @@ class Picture:
 
     def save(self, file: Union[str, bytes, "os.PathLike[str]"]) -> None:
         """Write the picture to ``file`` (a path: str, bytes or path-like), as SVG or PNG by its
-        extension."""
+        extension, whole or not at all: an error or Ctrl-C part way leaves the file that was
+        there."""
         if not isinstance(file, (str, bytes, os.PathLike)):
             raise TypeError(f"Picture.save takes a file name, got {type(file).__name__}")
         name = os.fsdecode(file)
@@ -714,12 +716,12 @@ class Picture:
             raise ValueError(f"{name}: a picture is saved as .svg or .png")
         if ext == ".png":
             data = self.png()
-            with open(name, "wb") as fh:
+            with atomic_writer(name) as fh:         # (whole or not at all: _files.py)
                 fh.write(data)
             return
         # The SVG written a piece at a time unless it is at hand: no string of the whole file.
         pieces = [self.__dict__["svg"]] if "svg" in self.__dict__ else _svg_pieces(self._pic)
-        with open(name, "wb") as fh:
+        with atomic_writer(name) as fh:
             for piece in pieces:
                 fh.write(piece.encode("utf-8"))
 

@@ -3,6 +3,7 @@ colour, walls, the ring, a path through its corner points, a numbered solution);
 rendering reads back as the same grid and marks a path."""
 from __future__ import annotations
 
+import os
 import re
 import time
 import tracemalloc
@@ -554,6 +555,39 @@ def test_picture_saves_svg_and_png(tmp_path):
     pytest.importorskip("PIL", reason="PNG pictures need Pillow: pip install 'llkcore[png]'")
     pic.save(tmp_path / "b.png")
     assert png_image((tmp_path / "b.png").read_bytes()).size == (pic.layout.width, pic.layout.height)
+
+
+def test_a_picture_is_saved_whole_or_not_at_all(tmp_path, monkeypatch):
+    """Picture.save wrote straight into the file: an error or Ctrl-C part way left half an SVG
+    where the old picture was. It now writes through a temporary file (llkcore/_files.py)."""
+    pic = llk.generate(4, 6, seed=1).show()
+    target = tmp_path / "b.svg"
+    target.write_text("the old picture")
+
+    def broken(_pic):
+        yield "<svg>"
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(render, "_svg_pieces", broken)
+    with pytest.raises(KeyboardInterrupt):
+        pic.save(target)
+    assert target.read_text() == "the old picture" and os.listdir(tmp_path) == ["b.svg"]
+    monkeypatch.undo()
+    pic.save(target)
+    assert target.read_text() == pic.svg
+    link = tmp_path / "link.svg"
+    link.symlink_to(target)
+    llk.Board([[1, 1]]).show().save(link)       # the link stays; its target is written
+    assert link.is_symlink() and parse(target.read_text()).get("width") is not None
+
+
+def test_llk_render_streams_the_svg_it_would_have_made_whole(tmp_path, capsys):
+    board = llk.generate(6, 8, seed=3)
+    (tmp_path / "b.json").write_text(board.to_json())
+    assert cli.main(["render", str(tmp_path / "b.json"), "-o", str(tmp_path / "b.svg"),
+                     "--solution", "--cell", "24"]) == 0
+    solution = llk.solve(board).moves
+    assert (tmp_path / "b.svg").read_text() == render.svg(board, solution=solution, cell=24)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -15,13 +15,13 @@ import io
 import json
 import os
 import sys
-import tempfile
-from typing import Any, Optional, Tuple
+from typing import Any, Iterable, Optional, Tuple
 
 import numpy as np
 
 from .._core.state import MAX_SIDE
 from .. import saving
+from .._files import atomic_writer, temp_beside, write_target
 from ..board import Board, parse_text
 from ..errors import BoardError
 from ..rules import Rules
@@ -137,59 +137,35 @@ def _with_rules(board: Board, rules: Any) -> Board:
 
 
 def write_atomic(path: str, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder, renamed over the
-    target when complete ('-': stdout). A symbolic link stays and its target is written so; a
-    device or a pipe (``/dev/null``) is written in place, not replaced by a file."""
+    """Write ``data`` to ``path`` whole or not at all (llkcore/_files.py; '-': stdout)."""
+    write_pieces(path, [data])
+
+
+def write_pieces(path: str, pieces: Iterable[bytes]) -> None:
+    """Write ``pieces`` one after another to ``path`` whole or not at all (llkcore/_files.py:
+    an error or Ctrl-C part way leaves the file that was there); '-': stdout. A big picture is
+    written a piece at a time, never held whole."""
     if path == "-":
-        sys.stdout.buffer.write(data) if hasattr(sys.stdout, "buffer") else sys.stdout.write(data.decode())
+        out = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else None
+        for piece in pieces:
+            out.write(piece) if out is not None else sys.stdout.write(piece.decode())
         sys.stdout.flush()
         return
-    target, in_place = write_target(path)
-    if in_place:
-        try:
-            with open(target, "wb") as fh:
-                fh.write(data)
-        except OSError as exc:
-            raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
-        return
-    fd, tmp = temp_beside(target, path)
-    renamed = False
+    named(path)
     try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-        renamed = True
+        with atomic_writer(path) as fh:
+            for piece in pieces:
+                fh.write(piece)
     except OSError as exc:
         raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    finally:
-        if not renamed and os.path.exists(tmp):
-            os.unlink(tmp)
 
 
-def write_target(path: str) -> Tuple[str, bool]:
-    """(the file to write for ``path``, whether to write it in place): a symbolic link's target
-    (renaming over the link would replace it), written in place when it exists and is neither a
-    regular file nor a folder (a device or a pipe, which renaming would replace by a file)."""
-    if not path:        # ("" is the current folder to realpath: "cannot write: a folder")
+def named(path: str) -> str:
+    """``path``, refused when empty ("" is the current folder to the file system: the error
+    said "a folder")."""
+    if not path:
         raise UsageError("an output file name is empty: give a name, or - for stdout")
-    target = os.path.realpath(path)
-    return target, os.path.exists(target) and not os.path.isfile(target) and not os.path.isdir(target)
-
-
-def temp_beside(path: str, shown: str) -> Tuple[int, str]:
-    """(fd, name) of a new temporary file in ``path``'s folder, where write_atomic writes before
-    renaming; UsageError naming ``shown`` (the name as the user gave it, not the link's target)
-    when it cannot be made there."""
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        return tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise UsageError(f"{shown}: cannot write: {exc.strerror or exc}") from None
+    return path
 
 
 def check_writable(path: str) -> None:
@@ -197,14 +173,17 @@ def check_writable(path: str) -> None:
     to write there, a folder by that name): for outputs written after a long run."""
     if path == "-":
         return
-    target, in_place = write_target(path)
+    target, in_place = write_target(named(path))
     if os.path.isdir(target):
         raise UsageError(f"{path}: cannot write: it is a folder")
     if in_place:
         if not os.access(target, os.W_OK):
             raise UsageError(f"{path}: cannot write: permission denied")
         return
-    fd, tmp = temp_beside(target, path)
+    try:
+        fd, tmp = temp_beside(target)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
     os.close(fd)
     os.unlink(tmp)
 
@@ -234,7 +213,7 @@ def output_extension(option: str, path: str, allowed: Tuple[str, ...], what: str
     {what}``) for one not in ``allowed``, so a picture never goes into a .png or .gif name of the
     wrong format."""
     ext = os.path.splitext(path)[1].lower()
-    if ext not in allowed and not write_target(path)[1]:
+    if ext not in allowed and not write_target(named(path))[1]:
         # (A device or a pipe, /dev/null say, has no extension to check: the first allowed
         # format is written to it.)
         raise UsageError(f"{option} {path}: write {what}")

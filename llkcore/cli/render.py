@@ -7,7 +7,8 @@ import sys
 
 from ..errors import CoordinateError
 from ..render import CELL
-from .files import output_extension, read_board, say_wrote, write_atomic, write_text
+from .files import (output_extension, read_board, say_wrote, write_atomic, write_pieces,
+                    write_text)
 from .options import (UsageError, add_board, add_rules, add_time_limit, int_in, parse_pair,
                       rules_from, verdict_text)
 
@@ -82,7 +83,9 @@ def run(args: argparse.Namespace) -> int:
             return 1
         solution = sol.moves
     if kind == ".svg":
-        write_text(out, render.svg(board, path=path, solution=solution, cell=args.cell))
+        # A piece at a time: the SVG of a 1024 x 1024 deal is never held whole.
+        scene = render._scene(board, path=path, solution=solution, cell=args.cell)
+        write_pieces(out, (piece.encode("utf-8") for piece in render._svg_pieces(scene)))
     elif kind == ".png":
         write_atomic(out, render.png(board, path=path, solution=solution, cell=args.cell))
     elif kind is not None:
