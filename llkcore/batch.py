@@ -198,7 +198,7 @@ def board_error(kind: type, index: int, detail: str) -> Exception:
 def _solve_one(solver: Solver, keep_moves: bool, board: Board, *,
                rate: bool = False) -> Tuple[Any, ...]:
     """The per-board row (FIELDS..., moves, RATING_FIELDS values or None) for one board (the
-    worker's own: _prepare)."""
+    worker's own: prepare_board)."""
     # The moves are listed under the solver's cancel flag (Ctrl-C in analyze stops them too)
     # and the board's time limit: a board of a million cells can have tens of millions of
     # pairs, minutes to list (an audit); then initial_moves is -1 and the solve goes on, with
@@ -231,7 +231,7 @@ def _board_of(index: int, item: Any, rules: Optional[Rules]) -> Board:
         raise board_error(BoardError, index, str(exc)) from None
 
 
-def _prepare(index: int, item: Any, rules: Optional[Rules]) -> Board:
+def prepare_board(index: int, item: Any, rules: Optional[Rules]) -> Board:
     """The Board a worker solves, made in the calling thread as the item is taken: a Board is
     copied (workers never share a mutable Board) and must agree with ``rules``; a grid is read
     now, not when a worker gets to it, since the iterable may reuse one buffer for every grid
@@ -321,7 +321,7 @@ def _run_threads(items: Iterator[Tuple[int, Any]], n_workers: int, solver: Solve
                 except StopIteration:
                     exhausted = True
                     break
-                board = _prepare(i, item, rules)
+                board = prepare_board(i, item, rules)
                 solved_under.add(board.rules)
                 pool.submit(i, board)
                 in_flight += 1

@@ -19,12 +19,12 @@ imports), imported only when a function is called, so ``import llkcore`` never n
 from __future__ import annotations
 
 import time
-from typing import Any, Dict, Iterable, List, Optional
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
 
 from ._core.state import MAX_SIDE
-from .batch import Analysis, analyze as _analyze_local, resolve_workers
+from .batch import Analysis, analyze as _analyze_local, prepare_board, resolve_workers
 from .checks import flag, optional_integer
 from .errors import BoardError
 from .rules import Rules, as_rules
@@ -52,6 +52,21 @@ def analyze_partition(items: Iterable[Any], options: Dict[str, Any], partition: 
         if getattr(exc, "board_index", None) is not None:
             setattr(exc, "partition", partition)    # (attributes of batch.board_error's errors)
         raise
+
+
+def _first_bad_board(items: Iterable[Any], rules: Optional[Rules]
+                     ) -> Tuple[int, Optional[Exception]]:
+    """(how many boards ``items`` holds, the error of its first bad one or None): each board
+    is built as analyze builds it, none is solved."""
+    count = 0
+    for count, item in enumerate(items, 1):
+        try:
+            prepare_board(count - 1, item, rules)
+        except (BoardError, ValueError) as exc:
+            if getattr(exc, "board_index", None) is None:
+                raise
+            return count, exc
+    return count, None
 
 
 def _is_array(collection: Any) -> bool:
@@ -133,12 +148,20 @@ def analyze(collection: Any, *, rules: Optional[Rules] = None, strategy: str = "
         k = getattr(exc, "partition", None)
         if k is None:
             raise
-        # The partition counted its boards from 0: add the sizes of those before it (only on
-        # this path, since a bag's partition sizes are known only once computed).
-        sizes = dask.compute(*[dask.delayed(len)(block) for block in blocks[:k]],
-                             scheduler=scheduler)
+        # The scheduler raises the error of whichever partition failed first in time; the
+        # first bad board in input order may be in a partition before it (local analyze names
+        # that one). Those partitions are read again, their boards built and not solved: their
+        # sizes and first bad board (a bag's sizes are known only once computed).
+        checked = dask.compute(*[dask.delayed(_first_bad_board)(block, rules)
+                                 for block in blocks[:k]], scheduler=scheduler)
+        offset = 0
+        for size, bad in checked:
+            if bad is not None:
+                exc = bad
+                break
+            offset += size
         index, detail = getattr(exc, "board_index"), getattr(exc, "detail")
-        raise type(exc)(f"board {sum(sizes) + index}: {detail}") from None
+        raise type(exc)(f"board {offset + index}: {detail}") from None
     wall = time.perf_counter() - start
     result = Analysis.concat(parts, workers=_cluster_threads(default=None), wall_seconds=wall)
     # Parameters as asked, also when there was no partition to take them from (the rules, when

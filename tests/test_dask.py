@@ -136,3 +136,12 @@ def test_bad_inputs_fail_before_computing():
     with pytest.raises(llk.BoardError, match="board 1"):
         llk_dask.analyze(db.from_sequence([[[1, 1]], [[1, 2], [3]]], npartitions=1),
                          scheduler="sync")
+    # The first bad board in input order is named, as local analyze names it, whichever
+    # partition the scheduler saw fail first (it named board 7 here; an audit).
+    boards = [[[1, 1]] for _ in range(10)]
+    boards[3] = boards[7] = [[1, 2], [3]]
+    for scheduler in ("sync", "threads"):
+        with pytest.raises(llk.BoardError, match="^board 3: ragged"):
+            llk_dask.analyze(db.from_sequence(boards, npartitions=5), scheduler=scheduler)
+    with pytest.raises(llk.BoardError, match="^board 3: ragged"):
+        llk.analyze(boards)
