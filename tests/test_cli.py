@@ -152,6 +152,10 @@ def test_solve_prints_the_verdict_and_a_replayable_solution(tmp_path, capsys):
     code, out, err = run(capsys, "solve", path, "--svg", tmp_path / "s.svg", "--json",
                          tmp_path / "s.json")
     assert code == 0, err
+    # The report as without --json, as analyze prints its table beside its file (an audit:
+    # solve printed nothing); --json - is the report itself.
+    assert out.splitlines()[0].startswith("solvable (exact") and len(out.splitlines()) == \
+        1 + board.tiles_left // 2
     # Each file written is named on stderr, as generate does (solve said nothing: an audit).
     assert err.splitlines() == [
         f"wrote the result (solvable, {board.tiles_left // 2} moves) to {tmp_path / 's.json'}",

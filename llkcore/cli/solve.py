@@ -16,7 +16,8 @@ def register(sub) -> None:
     add_board(p)
     p.add_argument("--svg", metavar="FILE", help="draw the board with the solution numbered, "
                    "as FILE.svg ('-' for stdout: the report then goes to stderr)")
-    p.add_argument("--json", metavar="FILE", help="write the result as JSON ('-' for stdout)")
+    p.add_argument("--json", metavar="FILE", help="also write the result as JSON ('-': to "
+                   "stdout, instead of the report)")
     add_solver(p)
     add_rules(p)
     p.set_defaults(func=run)
@@ -47,8 +48,9 @@ def run(args: argparse.Namespace) -> int:
         write_text(args.json, json.dumps(data) + "\n")
         say_wrote(f"the result ({verdict}"
                   + ("" if moves is None else f", {len(moves)} moves") + ")", args.json)
-    else:
-        # With --svg - the picture owns stdout and the report goes to stderr.
+    if args.json != "-":        # (--json - is the report: JSON on stdout)
+        # The report as without --json (as analyze prints its table beside its --json file);
+        # with --svg - the picture owns stdout and the report goes to stderr.
         report = sys.stderr if args.svg == "-" else sys.stdout
         print(f"{verdict_text(sol)} ({args.strategy}, {sol.nodes} nodes, {1000 * sol.seconds:.2f} ms)",
               file=report)
