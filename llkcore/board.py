@@ -294,6 +294,11 @@ class Board:
 
     def _cell(self, p: Any) -> int:
         """Padded cell of a (row, col) point on the board; CoordinateError otherwise."""
+        if type(p) is tuple and len(p) == 2:
+            r, c = p        # the usual point, checked inline: a bot's can_link is a hot loop
+            if (type(r) is int and type(c) is int and 0 <= r < self._rows
+                    and 0 <= c < self._cols):
+                return (r + 1) * self._width + c + 1
         r, c = check_point(p, self._rows, self._cols)
         return (r + 1) * self._width + c + 1
 
@@ -737,7 +742,8 @@ class Board:
         """An independent copy (grid, index, history, certificate, labels, seed), of this
         board's class; a subclass's own attributes are copied as ``copy.copy`` would."""
         other = self._copy_board(type(self))
-        other._set_own_attributes(self._own_attributes())
+        if type(self) is not Board:         # (a plain Board has none: 20% of a copy's time)
+            other._set_own_attributes(self._own_attributes())
         return other
 
     def _work_copy(self) -> "Board":

@@ -11,6 +11,8 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
+from .coords import point_list
+
 _INT32_MAX = 2**31 - 1
 
 
@@ -52,7 +54,7 @@ class Index:
 
     def positions(self, tile_type: int) -> List[Tuple[int, int]]:
         """Sorted (row, col) of the tiles of ``tile_type`` (empty if none are left)."""
-        return [self._board._point(p) for p in np.sort(self._cells(tile_type))]
+        return point_list(sorted(self._cells(tile_type).tolist()), self._board._width)
 
     def count(self, tile_type: int) -> int:
         """Tiles of ``tile_type`` left (0 for anything that is not a type on the board)."""
