@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Dict, Hashable, List, Optional, Tuple, Ty
 
 import numpy as np
 
-from .checks import INT32_MAX, label_key, optional_integer, point as check_point
+from .checks import INT32_MAX, label_key, optional_integer, point as check_point, shown
 from .coords import Move
 from .errors import BoardError, CoordinateError, IllegalMove
 from .rules import Rules
@@ -99,7 +99,8 @@ def _grid_out(grid: np.ndarray, arrays: bool) -> Any:
 def _moves_out(moves: Optional[List[Move]]) -> Optional[List[List[int]]]:
     if moves is None:
         return None
-    return [[int(a[0]), int(a[1]), int(b[0]), int(b[1])] for a, b in moves]
+    # (Plain ints already: every way a certificate is set checks it into ints.)
+    return [[r1, c1, r2, c2] for (r1, c1), (r2, c2) in moves]
 
 
 def _step_out(step: tuple, arrays: bool) -> Any:
@@ -317,15 +318,19 @@ def _list_in(value: Any, what: str) -> list:
     return value
 
 
-def _move_in(value: Any, what: str, board: "Board") -> Move:
+def _move_in(value: Any, what: str, board: "Board", number: Optional[int] = None) -> Move:
+    """A saved move, checked; ``what`` names it in errors (move ``number`` of ``what`` when
+    given: the name is made only for an error, not for each of a long certificate's moves)."""
     if type(value) is list and len(value) == 4:     # the usual move, checked inline
         r1, c1, r2, c2 = value
         rows, cols = board._rows, board._cols
         if (type(r1) is int and type(c1) is int and type(r2) is int and type(c2) is int
                 and 0 <= r1 < rows and 0 <= c1 < cols and 0 <= r2 < rows and 0 <= c2 < cols):
             return ((r1, c1), (r2, c2))
+    if number is not None:
+        what = f"{what} move {number}"
     if not isinstance(value, (list, tuple)) or len(value) != 4:
-        raise BoardError(f"saved board: {what} must be [r1, c1, r2, c2], got {value!r}")
+        raise BoardError(f"saved board: {what} must be [r1, c1, r2, c2], got {shown(value)}")
     try:
         a = check_point((value[0], value[1]), board.rows, board.cols)
         b = check_point((value[2], value[3]), board.rows, board.cols)
@@ -339,7 +344,7 @@ def _moves_in(value: Any, what: str, board: "Board") -> Optional[List[Move]]:
         return None
     if not isinstance(value, list):
         raise BoardError(f"saved board: {what} must be a list of [r1, c1, r2, c2] or null")
-    return [_move_in(m, f"{what} move {i + 1}", board) for i, m in enumerate(value)]
+    return [_move_in(m, what, board, i + 1) for i, m in enumerate(value)]
 
 
 def _replay(board: "Board", step: Any, what: str) -> None:
