@@ -125,12 +125,12 @@ def pair(p: Any, what: str = "a point") -> Tuple[int, int]:
         r, c = p
     elif isinstance(p, _NOT_POINTS) or not (
             isinstance(p, Sequence) or is_array(p)):
-        raise CoordinateError(f"{what} must be a (row, col) pair, got {p!r}")
+        raise CoordinateError(f"{what} must be a (row, col) pair, got {shown(p)}")
     else:
         if is_array(p) and p.ndim != 1:
             raise CoordinateError(f"{what} must be a (row, col) pair, got an array of shape {p.shape}")
         if len(p) != 2:
-            raise CoordinateError(f"{what} must be a (row, col) pair, got {p!r}")
+            raise CoordinateError(f"{what} must be a (row, col) pair, got {shown(p)}")
         r, c = p
     # The message names the point too: "col must be an int" did not say which of a move's two.
     if type(r) is not int:
@@ -218,10 +218,10 @@ def move_sequence(moves: Any) -> List[Tuple[Tuple[int, int], Tuple[int, int]]]:
         if is_array(move):
             move = move.tolist()
         if isinstance(move, _NOT_POINTS) or not isinstance(move, Sequence):
-            raise TypeError(f"move {i} must be ((r1, c1), (r2, c2)), got {move!r}")
+            raise TypeError(f"move {i} must be ((r1, c1), (r2, c2)), got {shown(move)}")
         if len(move) == 4:
             move = ((move[0], move[1]), (move[2], move[3]))
         if len(move) != 2:
-            raise ValueError(f"move {i} must be ((r1, c1), (r2, c2)), got {move!r}")
+            raise ValueError(f"move {i} must be ((r1, c1), (r2, c2)), got {shown(move)}")
         out.append((_move_point(move[0], i), _move_point(move[1], i)))
     return out

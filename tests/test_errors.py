@@ -665,6 +665,8 @@ def test_a_strategy_given_as_the_solvers_first_argument_is_named():
     (lambda: llk.Board([[1, 1]]).remove((10**5000, 0), (0, 1)), IllegalMove),
     (lambda: llk.generate(10**5000, 2), BoardError),
     (lambda: llk.solve([[1, 1]], node_limit=-10**5000), ValueError),
+    (lambda: llk.Board([[1, 1]]).can_link([10**5000, 0, 1], (0, 1)), CoordinateError),
+    (lambda: llk.verify([[1, 1]], [[(0, 0), (0, 1), (10**5000,)]]), ValueError),
 ])
 def test_messages_name_huge_values_briefly(call, error):
     """An int of over 4,300 digits cannot be written (Python's ValueError came out instead of
