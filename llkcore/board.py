@@ -728,14 +728,12 @@ class Board:
         try:
             values = itertools.chain.from_iterable(itertools.chain.from_iterable(moves))
             points = np.fromiter(values, np.int64, count=4 * len(moves)).reshape(-1, 4)
-        except OverflowError:
-            return False            # an int past 64 bits: a point off the board
-        rows, cols = points[:, 0::2], points[:, 1::2]
-        if ((rows < 0) | (rows >= self._rows) | (cols < 0) | (cols >= self._cols)).any():
-            return False
+            cells = self._query_cells(points)
+        except (OverflowError, CoordinateError):
+            return False            # a point off the board (an int past 64 bits is one)
         with self._writer:
-            played = _playouts.replay(self._state, cells_of(points, self._width), self._turns,
-                                      self._gravity, take_back=True)
+            played = _playouts.replay(self._state, cells, self._turns, self._gravity,
+                                      take_back=True)
             return played == len(points) and self._state.tiles == 2 * len(points)
 
     def copy(self) -> "Board":
