@@ -1,4 +1,5 @@
-"""Files written whole or not at all: ``llk``'s outputs and ``Picture.save``.
+"""Files: bytes read as text (``text_of``), and files written whole or not at all (``llk``'s
+outputs and ``Picture.save``).
 
 A file goes to a temporary file in its target's folder and is renamed over the target only once
 complete, so an error or Ctrl-C part way never leaves half a file, nor destroys the file that was
@@ -8,9 +9,18 @@ written in place, since renaming would replace it by a file.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import tempfile
 from typing import BinaryIO, Iterator, Tuple
+
+
+def text_of(raw: bytes) -> str:
+    """A board file's or saved game's bytes as text: UTF-8, UTF-16 or UTF-32, told apart as
+    ``json.loads`` tells them (a byte order mark, or the zero bytes beside the first ASCII
+    character), so that the text formats read what ``from_json`` reads; Windows PowerShell 5's
+    ``>`` writes UTF-16. A byte order mark is dropped. UnicodeDecodeError for other bytes."""
+    return raw.decode(json.detect_encoding(raw))
 
 
 def write_target(path: str) -> Tuple[str, bool]:

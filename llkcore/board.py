@@ -24,6 +24,7 @@ from ._core import playouts as _playouts
 from ._core import state as _state
 from ._core.reader import UNORDERED, GridReader
 from ._core.state import MAX_SIDE, GridState
+from ._files import text_of
 from ._insight import Hint, Traps
 from .checks import (flag, integer, is_array, label_key, move_sequence, point as check_point,
                      seconds as check_seconds, shown)
@@ -129,7 +130,8 @@ class Board:
     def from_text(cls, text: Union[str, bytes], rules: Optional[Rules] = None) -> "Board":
         """Parse rows of whitespace-separated ints; ``.`` stands for 0 and ``#`` for a wall (-1).
 
-        Blank lines are ignored; bytes are read as UTF-8. Not text: TypeError.
+        Blank lines are ignored; bytes are read as ``from_json`` reads them (UTF-8, UTF-16 or
+        UTF-32). Not text: TypeError.
         """
         return cls(parse_text(text), rules=rules)
 
@@ -943,14 +945,16 @@ def parse_text(text: Union[str, bytes]) -> List[List[int]]:
     """Rows of whitespace-separated ints (``.`` = 0, ``#`` = -1) into a list of lists.
 
     Only ASCII digits with an optional leading ``-`` are numbers (no ``+``, ``_`` or other
-    scripts' digits). Bytes are read as UTF-8, as ``from_json`` reads them."""
+    scripts' digits). Bytes are read as ``from_json`` reads them (UTF-8, -16 or -32:
+    ``text_of``); a byte order mark is skipped, in a str too (``read_text()`` keeps it)."""
     if isinstance(text, (bytes, bytearray)):
         try:
-            text = bytes(text).decode("utf-8")
+            text = text_of(bytes(text))
         except UnicodeDecodeError as exc:
-            raise BoardError(f"board text is not UTF-8 ({exc})") from None
+            raise BoardError(f"board text is not UTF-8, UTF-16 or UTF-32 ({exc})") from None
     if not isinstance(text, str):
         raise TypeError(f"board text must be str or bytes, got {type(text).__name__}")
+    text = text.removeprefix("\ufeff")
     grid: List[List[int]] = []
     first_line = 0
     for lineno, line in enumerate(text.splitlines(), 1):

@@ -675,13 +675,31 @@ def test_a_board_is_read_from_stdin_as_text_or_json(tmp_path, fmt):
 
 @pytest.mark.parametrize("name, content, says", [
     ("ragged.txt", b"1 1\n\n2 2 3\n", "ragged board: line 3 has 3 values, line 1 has 2"),
-    ("bytes.json", b"[[1, 1]]\xff\xfe", "invalid JSON: not UTF-8 text"),
+    ("bytes.json", b"[[1, 1]]\xff\xfe", "invalid JSON: not UTF-8, UTF-16 or UTF-32 text"),
     ("huge.json", b"[[" + b"9" * 5000 + b"]]", "invalid JSON: a number too large for a board"),
 ])
 def test_bad_files_are_explained(tmp_path, capsys, name, content, says):
     (tmp_path / name).write_bytes(content)
     code, _, err = run(capsys, "moves", tmp_path / name)
     assert code == 2 and one_error_line(err, "moves").endswith(f"{name}: {says}"), err
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32"])
+def test_utf16_and_utf32_files_are_read_as_from_json_reads_them(tmp_path, capsys, encoding):
+    """Windows PowerShell 5's ``>`` writes UTF-16 with a byte order mark: llk refused such a
+    file as "not UTF-8 text", though Board.from_json read its bytes (an audit). Text and JSON
+    boards and saved games, from files and stdin, in every encoding json.loads tells apart."""
+    saved = llk.generate(4, 4, seed=1)
+    expected = [f"{r1},{c1} {r2},{c2}" for (r1, c1), (r2, c2) in saved.moves()]
+    for name, text in (("b.txt", saved.to_text()), ("b.json", json.dumps(saved.grid.tolist())),
+                       ("s.json", saved.to_json())):
+        (tmp_path / name).write_bytes(text.encode(encoding))
+        code, out, err = run(capsys, "moves", tmp_path / name)
+        assert code == 0 and out.splitlines() == expected, (name, err)
+        done = subprocess.run([sys.executable, "-m", "llkcore", "moves", "-"],
+                              input=text.encode(encoding), capture_output=True, timeout=60)
+        assert done.returncode == 0 and done.stdout.decode().splitlines() == expected, \
+            (name, done.stderr)
 
 
 def test_a_byte_order_mark_is_skipped(tmp_path, capsys):

@@ -21,7 +21,7 @@ import numpy as np
 
 from .._core.state import MAX_SIDE
 from .. import saving
-from .._files import atomic_writer, temp_beside, write_target
+from .._files import atomic_writer, temp_beside, text_of, write_target
 from ..board import Board, parse_text
 from ..errors import BoardError
 from ..rules import Rules
@@ -93,15 +93,15 @@ def read_board(path: str, rules: Any) -> Board:
                 raw = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
                 if raw.startswith(b"\x93NUMPY"):
                     raise UsageError("-: stdin holds a .npy array: give the file's name")
-                # No name to tell the format by: JSON is an object or a list, text never is.
-                # (After a byte order mark, which a file's JSON may start with too.)
-                ext = ".json" if raw.removeprefix(b"\xef\xbb\xbf").lstrip()[:1] in (b"{", b"[") else ""
             else:
                 with open(path, "rb") as fh:
                     raw = fh.read(MAX_FILE_BYTES + 1)
             if len(raw) > MAX_FILE_BYTES:
                 raise UsageError(f"{path}: larger than {MAX_FILE_BYTES >> 20} MiB, too large for a board")
-            content = raw.decode("utf-8-sig")     # a byte order mark (Notepad's UTF-8) skipped
+            content = text_of(raw)      # UTF-8, -16 or -32, as from_json reads; no byte order mark
+            if path == "-":
+                # No name to tell the format by: JSON is an object or a list, text never is.
+                ext = ".json" if content.lstrip()[:1] in ("{", "[") else ""
             if ext == ".json":
                 data = read_json(content, path)
                 if saving.is_document(data):
@@ -121,7 +121,7 @@ def read_board(path: str, rules: Any) -> Board:
         return Board(grid, rules=rules(file_rules))
     except UnicodeDecodeError:
         if ext == ".json":
-            raise UsageError(f"{path}: invalid JSON: not UTF-8 text") from None
+            raise UsageError(f"{path}: invalid JSON: not UTF-8, UTF-16 or UTF-32 text") from None
         raise UsageError(f"{path}: not a text board (use .npy or .json for other formats)") from None
     except OSError as exc:
         raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
