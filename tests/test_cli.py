@@ -429,6 +429,10 @@ def test_bad_option_values_give_one_line_and_exit_2(capsys, argv, command):
     (["generate", "4x4", "-o", ""], "an output file name is empty"),
     (["render", "b.txt", "--path", "99999999999999,0,0,3"], "on no board"),
     (["render", "b.txt", "--path", "\u0663,0,0,3"], "four integers"),
+    # argparse takes "-1,0,0,3" for an option: "expected one argument" alone left it a puzzle.
+    (["render", "b.txt", "--path", "-1,0,0,3"], "is written --path=VALUE"),
+    (["render", "b.txt", "--path=-1,0,0,3"], "point (-1, 0) is off the board"),
+    (["generate", "4x4", "-o", "-x.txt"], "is written --output=VALUE"),
 ])
 def test_option_errors_say_what_is_wrong(capsys, tmp_path, monkeypatch, argv, says):
     """An audit: sizes of 8 digits were "not a size", an empty -o "a folder", a far --path "not

@@ -27,7 +27,15 @@ class Parser(argparse.ArgumentParser):
     commands: Dict[str, "Parser"]
 
     def error(self, message: str) -> None:  # type: ignore[override]
+        # argparse takes "--path -1,0,0,3" for an option with no value ("-1,0,0,3" looks like
+        # an option to it, "-1" does not): say how to give such a value.
+        missing = _NO_VALUE.match(message)
+        if missing:
+            message += f"; a value that starts with '-' is written {missing.group(1)}=VALUE"
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} -h')\n")
+
+
+_NO_VALUE = re.compile(r"^argument (?:\S+/)?(\S+): expected one argument$")
 
 
 # ASCII digits only: Python's \d and int() take other scripts' digits ("٣x٤"), a board's text
