@@ -540,3 +540,18 @@ cdef class GridState:
                 put_tile(&self.g, p[i], self.dense(v[i]))
         finally:
             self.unlock()
+
+
+def move_points(cnp.ndarray cells, int width, Py_ssize_t start, Py_ssize_t stop):
+    """Rows start:stop of a C-contiguous (k, 2) int32 array of padded cells (of a board
+    ``width`` wide, borders included) as [((r1, c1), (r2, c2)), ...]: the objects are made
+    here, where numpy's divmod and tolist cost a quarter of a whole 6x6 solve."""
+    cdef const int32_t *c = <const int32_t *>cnp.PyArray_DATA(cells)
+    cdef Py_ssize_t i
+    cdef int a, b
+    moves = []
+    for i in range(start, stop):
+        a = c[2 * i] - width - 1
+        b = c[2 * i + 1] - width - 1
+        moves.append(((a // width, a % width), (b // width, b % width)))
+    return moves
