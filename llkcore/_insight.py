@@ -221,7 +221,7 @@ class Insight:
     def after_fork(self) -> None:
         """In a forked child: a cache whose lock a parent's thread held may be half-updated, so
         it starts empty with a new lock."""
-        if self._lock.locked():
+        if held_at_fork(self._lock):
             self._lock = threading.Lock()
             self._entries.clear()
             self._bytes = 0
@@ -393,6 +393,19 @@ class Insight:
 
 
 # ---- helpers ------------------------------------------------------------------------------------
+
+def held_at_fork(lock: "threading.Lock") -> bool:
+    """In a forked child: was ``lock`` held at the fork (by a thread that is not here)?
+
+    Asked by trying it, not by ``locked()``: that reads a flag the holder sets once it has the
+    GIL back, so a thread that had just been handed the lock, still waiting for the GIL when
+    another thread forked, left a lock that ``locked()`` calls free and no one can take: forking
+    beside two threads playing on one Board, a child hung within the first 5 to 43 forks."""
+    if lock.acquire(blocking=False):
+        lock.release()
+        return False
+    return True
+
 
 class _Clock:
     """A time budget shared by several decisions made one after another."""

@@ -804,7 +804,7 @@ class Board:
     def _after_fork(self) -> None:
         """In a forked child: locks held at the fork belong to threads that are not here. They
         are replaced, and a Board that was in use refuses later calls (GridState.after_fork)."""
-        changing = self._writer.locked()
+        changing = _insight.held_at_fork(self._writer)
         if changing:
             self._writer = threading.Lock()
         if self._insight is not None:
