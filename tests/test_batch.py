@@ -416,7 +416,7 @@ def seconds_until_interrupted(call):
 
 def test_streams_lazily_and_a_progress_callback_can_interrupt():
     """An endless generator, stopped by KeyboardInterrupt from the progress callback after 50
-    boards: it was read only a few boards per worker ahead, and no thread survives."""
+    boards: it was read only a few tasks per worker ahead, and no thread survives."""
     pulled = []
     seen = []
 
@@ -429,7 +429,9 @@ def test_streams_lazily_and_a_progress_callback_can_interrupt():
         llk.analyze(endless_deals(pulled), workers=2, progress=progress)
     assert seen[-1] == (50, None)
     assert [d for d, _ in seen] == list(range(1, 51))
-    assert 50 <= len(pulled) <= 50 + batch._WINDOW_PER_WORKER * 2 + 1
+    # A few tasks per worker ahead, each of the 6x6 deals (36 tiles) that fill a task.
+    per_task = -(-batch._TASK_TILES // 36)
+    assert 50 <= len(pulled) <= 50 + (batch._WINDOW_PER_WORKER * 2 + 1) * per_task
     assert analysis_threads() == []
 
 
