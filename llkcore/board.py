@@ -243,14 +243,27 @@ class Board:
             raise BoardError(f"update needs a grid of shape {(self._rows, self._cols)}, "
                              f"got {(state.rows, state.cols)}")
         with self._writer:
-            self._state.load(state)
-            self._undo.clear()
-            self._redo.clear()
+            # Ctrl-C is raised as a call returns: the attributes are all set, without a call,
+            # before the load, the one call, so an interrupt finds the new grid with them (it
+            # found the new grid with the old certificate, which no longer cleared it: an
+            # audit). If the load did not happen (interrupted while waiting for another
+            # thread's kernel on this board), they are put back.
+            before = (self._undo, self._redo, self._certificate, self._branched, self.seed,
+                      self._labels)
+            loads = self._state.loads
+            self._undo, self._redo = [], []
             self._certificate = None
             self._branched = False
             self.seed = None
             if labels is not None:
                 self._labels = labels
+            try:
+                self._state.load(state)
+            except BaseException:
+                if self._state.loads == loads:
+                    (self._undo, self._redo, self._certificate, self._branched, self.seed,
+                     self._labels) = before
+                raise
 
     # ---- read-only state ----------------------------------------------------------------------
 

@@ -146,6 +146,38 @@ def test_a_failed_update_leaves_the_board_unchanged(bad):
     assert board.certificate == certificate
 
 
+@pytest.mark.parametrize("when", ["before the load", "after the load"])
+def test_ctrl_c_in_update_leaves_the_old_board_or_the_whole_new_one(when):
+    """An audit: Ctrl-C during update of a 1024x1024 board (the interrupt is raised as a call
+    returns) left the new grid with the old certificate and seed, which no longer cleared it,
+    so the board could not be saved and loaded back. The load is the section's one call; an
+    interrupt before it takes effect leaves the board as it was, one after it the new board."""
+    from llkcore._core.state import GridState
+
+    class Interrupted(GridState):
+        def load(self, other):
+            if when == "after the load":
+                super().load(other)
+            raise KeyboardInterrupt
+
+    board = llk.generate(6, 8, seed=1)
+    board.remove(*board.certificate[0])
+    old_grid = board.grid.copy()
+    certificate, undo = board.certificate, list(board._undo)
+    board._state = Interrupted(np.array(old_grid, dtype=np.int32), board.rules.border)
+    new = llk.generate(6, 8, seed=2).grid
+    with pytest.raises(KeyboardInterrupt):
+        board.update(new)
+    if when == "before the load":
+        assert board.grid.tolist() == old_grid.tolist()
+        assert board.certificate == certificate and board.seed == 1 and board._undo == undo
+    else:
+        assert board.grid.tolist() == new.tolist()
+        assert board.certificate is None and board.seed is None and board._undo == []
+    # Either way the board is whole: it saves and loads back (loading replays the certificate).
+    assert llk.Board.from_json(board.to_json()).grid.tolist() == board.grid.tolist()
+
+
 def test_update_is_as_cheap_as_construction_and_keeps_threads_safe():
     """update takes the writer lock like every change; readers on other threads see the old or
     the new screen, never a mix (their answers are one of the two)."""

@@ -18,6 +18,7 @@ cdef class GridState:
     cdef int32_t *types_mem         # type_value, offset, count, pos: sized by the types
     cdef int pos_cap                # room in pos: the tiles the state was built with
     cdef object view                # a weak reference to the read-only ndarray over the cells
+    cdef readonly long long loads   # positions taken over by ``load`` (Board.update asks)
     cdef int lock(self) except -1           # take the mutex (GIL released while waiting)
     cdef int lock_work(self) except -1      # ... and make sure the BFS buffers exist
     cdef void unlock(self) noexcept

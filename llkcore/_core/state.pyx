@@ -313,6 +313,7 @@ cdef class GridState:
             self.bind_types()
             other.g.ntypes = 0
             other.g.tiles = 0
+            self.loads += 1
         finally:
             self.unlock()
 
