@@ -480,17 +480,29 @@ class Board:
         with self._writer:
             value = self._state.value_at(pa)
             found: Any = None
-            if not with_path and _link.link(self._state, pa, pb, self._turns):
-                self._state.remove_pair(pa, pb, self._gravity, keep_moves=False)
-            else:       # (a refused replay comes here too, for the reason in words)
-                code, found = self._state.try_remove(pa, pb, self._turns, self._gravity)
-                if code:    # found: which endpoint is refused
-                    raise IllegalMove(self._refusal(code, cast("int", found), a, b, pa, pb))
-            # No gravity moves kept: undo reads them back from the position (GridState.put_back).
-            self._undo.append((pa, pb, value))
-            if self._redo:
-                self._branched = True
-                self._redo.clear()
+            # The history is written first and the removal made last: Ctrl-C is raised as a
+            # call returns, and one raised after the removal found no record of it (undo could
+            # not take it back, and the saved game's start was wrong). A refusal or an
+            # interrupt before the removal puts the history back as it was.
+            tiles, undone, redo, branched = self._state.tiles, len(self._undo), self._redo, \
+                self._branched
+            try:
+                # No gravity moves kept: undo reads them back from the position (put_back).
+                self._undo.append((pa, pb, value))
+                if redo:
+                    self._branched = True
+                    self._redo = []
+                if not with_path and _link.link(self._state, pa, pb, self._turns):
+                    self._state.remove_pair(pa, pb, self._gravity, keep_moves=False)
+                else:       # (a refused replay comes here too, for the reason in words)
+                    code, found = self._state.try_remove(pa, pb, self._turns, self._gravity)
+                    if code:    # found: which endpoint is refused
+                        raise IllegalMove(self._refusal(code, cast("int", found), a, b, pa, pb))
+            except BaseException:
+                if self._state.tiles == tiles:      # not removed
+                    del self._undo[undone:]
+                    self._redo, self._branched = redo, branched
+                raise
         return cast("Optional[List[Point]]", found)
 
     def _refusal(self, code: int, which: int, a: Any, b: Any, pa: int, pb: int) -> str:

@@ -178,6 +178,34 @@ def test_ctrl_c_in_update_leaves_the_old_board_or_the_whole_new_one(when):
     assert llk.Board.from_json(board.to_json()).grid.tolist() == board.grid.tolist()
 
 
+@pytest.mark.parametrize("when", ["before the removal", "after the removal"])
+def test_ctrl_c_in_remove_leaves_the_board_as_it_was_or_the_removal_recorded(when):
+    """Ctrl-C raised as the removal's call returned found no record of it: undo could not take
+    it back. Now the history is written first; an interrupt before the removal puts it back."""
+    from llkcore._core.state import GridState
+
+    class Interrupted(GridState):
+        def try_remove(self, *args):
+            if when == "after the removal":
+                super().try_remove(*args)
+            raise KeyboardInterrupt
+
+    board = llk.generate(6, 8, seed=1)
+    first, second = board.certificate[:2]
+    board.remove(*first)
+    board.remove(*second)
+    board.undo()                     # a redo to keep, or to drop with the removal
+    grid, undo, redo = board.grid.tolist(), list(board._undo), list(board._redo)
+    board._state = Interrupted(np.array(board.grid, dtype=np.int32), board.rules.border)
+    with pytest.raises(KeyboardInterrupt):
+        board.remove(*second)
+    if when == "before the removal":
+        assert board.grid.tolist() == grid and board._undo == undo and board._redo == redo
+    else:
+        assert board.grid.tolist() != grid and board._redo == [] and len(board._undo) == 2
+        assert board.undo() and board.grid.tolist() == grid
+
+
 def test_update_is_as_cheap_as_construction_and_keeps_threads_safe():
     """update takes the writer lock like every change; readers on other threads see the old or
     the new screen, never a mix (their answers are one of the two)."""
