@@ -55,8 +55,10 @@ def point_list(cells: Iterable[int], width: int) -> List[Point]:
 
 
 #: Moves made into Python objects per step of ``moves_of``: a step holds the GIL throughout
-#: (``tolist`` of a million moves froze every other thread for 0.23 s).
-_MOVES_PER_STEP = 1 << 14
+#: (``tolist`` of a million moves froze every other thread for 0.23 s). With the tuples made in
+#: C, steps of 16,384 moves let a Python thread run in 72-77% of the 25 ms slots of a million
+#: moves' listing (bench/test_bench_gil.py, floor 70%), steps of 4,096 in 80-82%.
+_MOVES_PER_STEP = 1 << 12
 
 
 def moves_of(cells: np.ndarray, width: int) -> List[Move]:
