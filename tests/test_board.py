@@ -142,6 +142,22 @@ def test_moves_twelve_copies_in_a_row():
     assert len(board.moves()) == 66
 
 
+def test_moves_are_made_untracked_by_the_cycle_collector():
+    """Tuples of ints cannot be in a reference cycle; made tracked, a million moves (three
+    tuples each) were walked by every full collection as the list grew, with the GIL held
+    (bench/test_bench_gil.py, moves-list). The collector untracks such tuples when it meets
+    them: they are made untracked, and equal what llkref gives."""
+    import gc
+
+    grid = [[1, 2, 1, 0], [2, 0, 0, 2], [-1, 1, 2, 1]]
+    board = llk.Board(grid)
+    moves = board.moves()
+    assert moves == llkref.moves(grid) and len(moves) > 2
+    for move in moves + llk.solve(board).moves:
+        assert not gc.is_tracked(move), move
+        assert not any(gc.is_tracked(point) for point in move), move
+
+
 MEMORY_SCRIPT = textwrap.dedent("""
     import resource, numpy as np, llkcore as llk
     resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
