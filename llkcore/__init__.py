@@ -12,7 +12,7 @@ except ImportError as exc:
 from .board import MAX_SIDE, Board, Hint, Traps, can_link, find_path, hint, moves
 from .index import Index
 from .deals import generate
-from .errors import BoardError, CoordinateError, DealError, IllegalMove
+from .errors import AnalysisInterrupted, BoardError, CoordinateError, DealError, IllegalMove
 from .rules import GRAVITIES, PRESETS, Rules
 from .solver import STRATEGIES, Solution, Solver, Verdict, solve, verify
 from .batch import Analysis, analyze
@@ -26,6 +26,6 @@ __all__ = [
     "PRESETS", "Rules", "Index", "can_link", "find_path", "generate", "hint", "moves",
     "Hint", "Traps",
     "STRATEGIES", "Solution", "Solver", "Verdict", "solve", "verify",
-    "Analysis", "analyze", "DIFFICULTIES", "Rating", "rate",
+    "Analysis", "AnalysisInterrupted", "analyze", "DIFFICULTIES", "Rating", "rate",
     "__version__",
 ]

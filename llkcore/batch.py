@@ -14,19 +14,19 @@ import queue
 import sys
 import threading
 import time
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
+from typing import Any, Callable, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 import numpy as np
 
 from ._core import pairs as _pairs
 from ._core.reader import UNORDERED
 from ._insight import listing_seconds
-from .analysis import DTYPES, FIELDS, RATING_FIELDS, Analysis, Columns, columns_of
+from .analysis import DTYPES, FIELDS, RATING_FIELDS, Analysis, columns_of
 from .board import Board, rules_conflict
 from .checks import flag, integer, is_array
 from .coords import Move
 from .difficulty import rating_of
-from .errors import BoardError
+from .errors import AnalysisInterrupted, BoardError
 from .rules import Rules, as_rules
 from .solver import Solver, Verdict
 
@@ -43,6 +43,8 @@ _TASK_BOARDS = 64
 # Ctrl-C is seen promptly on every platform.
 _POLL_SECONDS = 0.1
 THREAD_NAME_PREFIX = "llk-analyze"
+# _Columns's array of the boards whose results are stored.
+_FINISHED = "finished"
 
 ProgressArg = Union[bool, Callable[[int, Optional[int]], Any]]
 
@@ -105,6 +107,7 @@ class _Columns:
         self.rated = rated
         if rated:
             self.arrays.update({name: np.zeros(capacity) for name in RATING_FIELDS})
+        self.arrays[_FINISHED] = np.zeros(capacity, dtype=bool)
         self.moves: Optional[List[Optional[List[Move]]]] = [] if keep_moves else None
         self.n = 0
         self.solvable = 0
@@ -119,6 +122,7 @@ class _Columns:
                 self.arrays[name] = grown
         for name, value in zip(FIELDS, row):
             self.arrays[name][i] = value
+        self.arrays[_FINISHED][i] = True
         if self.rated:
             for name, value in zip(RATING_FIELDS, row[6]):
                 self.arrays[name][i] = value
@@ -130,13 +134,18 @@ class _Columns:
         if row[0] == int(Verdict.SOLVABLE):
             self.solvable += 1
 
-    def columns(self) -> Columns:
-        return columns_of(lambda name: self.arrays[name][: self.n].copy())
+    def finished_first(self) -> int:
+        """How many boards from the first are all finished (boards finish out of order)."""
+        unfinished = np.flatnonzero(~self.arrays[_FINISHED][: self.n])
+        return int(unfinished[0]) if len(unfinished) else self.n
 
-    def ratings(self) -> Optional[Dict[str, np.ndarray]]:
-        if not self.rated:
-            return None
-        return {name: self.arrays[name][: self.n].copy() for name in RATING_FIELDS}
+    def analysis(self, n: int, **parameters: Any) -> Analysis:
+        """An Analysis of the first ``n`` boards."""
+        ratings = None if not self.rated else {
+            name: self.arrays[name][:n].copy() for name in RATING_FIELDS}
+        return Analysis(*columns_of(lambda name: self.arrays[name][:n].copy()),
+                        None if self.moves is None else self.moves[:n], ratings=ratings,
+                        **parameters)
 
 
 class _Progress:
@@ -278,8 +287,10 @@ def analyze(grids: Any, *, rules: Optional[Rules] = None, strategy: str = "exact
 
     A malformed board raises ``llk.BoardError`` naming its index. Ctrl-C (KeyboardInterrupt)
     stops submitting boards, cancels the queued ones, asks the solver to stop the ones being
-    solved (``Solver.cancel``, when the solver has it) and re-raises once every pool thread
-    has exited; no thread is left running.
+    solved (``Solver.cancel``, when the solver has it) and, once every pool thread has exited,
+    raises ``llk.AnalysisInterrupted``: a KeyboardInterrupt whose ``analysis`` holds what was
+    finished (the boards from the first up to the first one not finished). No thread is left
+    running.
     """
     rules = None if rules is None else as_rules(rules)
     n_workers = resolve_workers(workers)
@@ -292,32 +303,36 @@ def analyze(grids: Any, *, rules: Optional[Rules] = None, strategy: str = "exact
     items, total = _items(grids)
     columns = _Columns(total or 0, keep_moves, rate)
     bar = _Progress(progress, total)
+    solved_under: Set[Rules] = set()
     start = time.perf_counter()
+
+    def analysis(n: int) -> Analysis:
+        # The rules every board was solved under, when they share one set (Boards bring their
+        # own): a saved result then says what was analysed.
+        under = next(iter(solved_under)) if len(solved_under) == 1 else \
+            None if solved_under else rules
+        return columns.analysis(n, strategy=strategy, rules=under, node_limit=node_limit,
+                                time_limit=time_limit, workers=n_workers,
+                                wall_seconds=time.perf_counter() - start)
+
     try:
         # Even one worker is a pool thread: the calling thread stays free to notice Ctrl-C
         # while a kernel runs without the GIL, and every worker count runs the same code.
-        solved_under = _run_threads(enumerate(items), n_workers, solver, rules, keep_moves, rate,
-                                    columns, bar)
+        _run_threads(enumerate(items), n_workers, solver, rules, keep_moves, rate, columns, bar,
+                     solved_under)
+    except KeyboardInterrupt:
+        # What was finished is kept: a batch stopped after an hour keeps its hour of work.
+        raise AnalysisInterrupted(analysis(columns.finished_first())) from None
     finally:
         bar.close()
-    wall = time.perf_counter() - start
-    # The rules every board was solved under, when they share one set (Boards bring their own):
-    # a saved result then says what was analysed.
-    if len(solved_under) == 1:
-        rules = solved_under.pop()
-    elif solved_under:
-        rules = None
-    return Analysis(*columns.columns(), columns.moves, strategy=strategy, rules=rules,
-                    node_limit=node_limit, time_limit=time_limit, workers=n_workers,
-                    wall_seconds=wall, ratings=columns.ratings())
+    return analysis(columns.n)
 
 
 def _run_threads(items: Iterator[Tuple[int, Any]], n_workers: int, solver: Solver,
                  rules: Optional[Rules], keep_moves: bool, rate: bool, columns: _Columns,
-                 bar: _Progress) -> Set[Rules]:
-    """Solve the items on ``n_workers`` threads, storing rows in ``columns``; returns the
-    rules the boards were solved under."""
-    solved_under: Set[Rules] = set()
+                 bar: _Progress, solved_under: Set[Rules]) -> None:
+    """Solve the items on ``n_workers`` threads, storing rows in ``columns`` and the rules each
+    board is solved under in ``solved_under``."""
     window = _WINDOW_PER_WORKER * n_workers
     pool = _Pool(n_workers, solver, keep_moves, rate)
     in_flight = 0                       # tasks submitted and not yet collected
@@ -370,7 +385,6 @@ def _run_threads(items: Iterator[Tuple[int, Any]], n_workers: int, solver: Solve
     finally:
         # Every thread has exited when analyze returns or raises.
         pool.close()
-    return solved_under
 
 
 #: What a worker gives back for one board: (index, row, None), or (index, None, the exception).

@@ -393,15 +393,15 @@ def interrupt_main_until(stopped, first=0.5, every=1.0):
     return thread
 
 
-def seconds_until_interrupted(call):
-    """Seconds until ``call()``, interrupted as Ctrl-C would be (interrupt_main_until), raised
-    KeyboardInterrupt; no analysis thread may be left then."""
+def interrupted(call):
+    """(seconds, the exception): ``call()`` interrupted as Ctrl-C would be
+    (interrupt_main_until) raised KeyboardInterrupt; no analysis thread may be left then."""
     gc.collect()        # the garbage of earlier tests is not finalized during this one
     stopped = threading.Event()
     start = time.monotonic()
     interrupter = interrupt_main_until(stopped)
     try:
-        with pytest.raises(KeyboardInterrupt):
+        with pytest.raises(KeyboardInterrupt) as raised:
             try:
                 call()
             finally:
@@ -411,7 +411,22 @@ def seconds_until_interrupted(call):
         interrupter.join()
     elapsed = time.monotonic() - start
     assert analysis_threads() == []
-    return elapsed
+    return elapsed, raised.value
+
+
+def seconds_until_interrupted(call):
+    return interrupted(call)[0]
+
+
+def assert_first_boards_kept(stopped: BaseException, boards, **kwargs) -> None:
+    """``stopped`` is an AnalysisInterrupted whose analysis is that of the first boards: what
+    analyzing them alone gives (by the solver's node counts: its answers do not depend on time)."""
+    assert isinstance(stopped, llk.AnalysisInterrupted)
+    kept = stopped.analysis
+    again = llk.analyze(boards[:len(kept)], workers=1, **kwargs)
+    for name in ("verdict", "initial_moves", "solution_length", "nodes"):
+        assert getattr(kept, name).tolist() == getattr(again, name).tolist(), name
+    assert kept.moves == again.moves and kept.rules == again.rules
 
 
 def test_streams_lazily_and_a_progress_callback_can_interrupt():
@@ -425,8 +440,12 @@ def test_streams_lazily_and_a_progress_callback_can_interrupt():
         if done == 50:
             raise KeyboardInterrupt
 
-    with pytest.raises(KeyboardInterrupt):
-        llk.analyze(endless_deals(pulled), workers=2, progress=progress)
+    with pytest.raises(KeyboardInterrupt) as raised:
+        llk.analyze(endless_deals(pulled), workers=2, progress=progress, keep_moves=True)
+    # What was finished is kept: the first boards, up to the first one not finished.
+    assert 1 <= len(raised.value.analysis) <= 50
+    assert_first_boards_kept(raised.value, [llk.generate(6, 6, solvable=False, seed=i)
+                                            for i in range(50)], keep_moves=True)
     assert seen[-1] == (50, None)
     assert [d for d, _ in seen] == list(range(1, 51))
     # A few tasks per worker ahead, each of the 6x6 deals (36 tiles) that fill a task.
@@ -440,10 +459,14 @@ def test_ctrl_c_from_the_keyboard_stops_promptly(workers):
     """A real interrupt of the main thread (what Ctrl-C does) while analyze runs an endless
     stream: KeyboardInterrupt comes out within a second or so and every pool thread is gone."""
     pulled = []
-    elapsed = seconds_until_interrupted(
+    elapsed, stopped = interrupted(
         lambda: llk.analyze(endless_deals(pulled, seconds=60), workers=workers))
     assert len(pulled) > 0
     assert elapsed < 5, elapsed
+    # The boards finished are kept (half a second of them at least: hundreds).
+    assert len(stopped.analysis) > 10
+    assert_first_boards_kept(stopped, [llk.generate(6, 6, solvable=False, seed=i)
+                                       for i in range(len(stopped.analysis))])
 
 
 def test_ctrl_c_stops_long_solves_in_flight():

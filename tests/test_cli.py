@@ -478,20 +478,33 @@ def test_entry_points_run_end_to_end(tmp_path, entry):
                     "Ctrl-C goes to a whole console group")
 def test_ctrl_c_stops_analyze_promptly(tmp_path):
     """A real SIGINT to a running ``llk analyze`` over a million deals: it stops within seconds,
-    says so, exits 130, and leaves no thread behind (the process would hang otherwise)."""
+    says so, exits 130, and leaves no thread behind (the process would hang otherwise). The
+    deals finished are summarised and saved as the run of that many deals they are."""
     proc = subprocess.Popen([str(BIN / "llk"), "analyze", "--size", "10x10", "--count", "1000000",
-                             "--workers", "2", "--progress"], cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                             "--workers", "2", "--progress", "--json", "run.json"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def busy():
         # The first progress output means Python is up and boards are being solved.
         assert proc.stderr.read(1), proc.communicate()
         time.sleep(0.5)
 
-    _, err, stopped = ctrl_c(proc, busy)
+    out, err, stopped = ctrl_c(proc, busy)
     assert proc.returncode == 130, err
     assert "interrupted" in err
     assert stopped < 10, stopped
+    data = json.loads((tmp_path / "run.json").read_text())
+    count = data["deals"]["count"]
+    assert count == data["summary"]["boards"] > 0
+    assert f"interrupted: the first {count} of 1000000 deals" in out and "verdict" in out
+    command = shlex.split(data["reproduce"])
+    assert command[command.index("--count") + 1] == str(count)
+    again = subprocess.run([str(BIN / "llk")] + command[1:-2] + ["--json", "again.json"],
+                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stderr
+    redone = json.loads((tmp_path / "again.json").read_text())
+    assert redone["boards"]["verdict"] == data["boards"]["verdict"]
+    assert redone["boards"]["nodes"] == data["boards"]["nodes"]
 
 
 def test_outputs_through_a_link_or_to_a_pipe_keep_what_is_there(tmp_path, capsys):

@@ -6,10 +6,11 @@ import json
 import shlex
 import sys
 
+from ..analysis import Analysis
 from ..batch import analyze
 from ..coords import size_words
 from ..deals import Deals, generate
-from ..errors import BoardError
+from ..errors import AnalysisInterrupted, BoardError
 from .files import check_writable, write_text
 from .options import (SEED, SIZE_HELP, UsageError, add_deal_counts, add_rules, add_solver,
                       deal_counts, int_in, parse_size, rules_from)
@@ -66,30 +67,46 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr and sys.stderr.isatty())
     deals = Deals(rows, cols, args.count, copies=args.copies, types=args.types,
                   solvable=args.solvable, seed=args.seed, rules=rules)
-    result = analyze(deals, rules=rules, strategy=args.strategy, node_limit=args.node_limit,
-                     time_limit=args.time_limit, workers=args.workers,
-                     progress=progress, keep_moves=args.keep_moves, rate=args.rate)
+    try:
+        result = analyze(deals, rules=rules, strategy=args.strategy, node_limit=args.node_limit,
+                         time_limit=args.time_limit, workers=args.workers,
+                         progress=progress, keep_moves=args.keep_moves, rate=args.rate)
+    except AnalysisInterrupted as stopped:
+        # Ctrl-C: the first deals finished are reported (and saved) as a run of that many
+        # deals, which deals and solves them again; then the command exits as interrupted.
+        if len(stopped.analysis):
+            report(args, rules, stopped.analysis, interrupted=True)
+        raise
+    report(args, rules, result)
+    return 0
+
+
+def report(args: argparse.Namespace, rules, result: Analysis, interrupted: bool = False) -> None:
+    """Print the summary of ``result`` (the first ``len(result)`` deals) and write --json."""
+    rows, cols = args.size
     what = "solvable deals" if args.solvable else "random deals"
     # With --json - the JSON owns stdout and the table goes to stderr.
     table = sys.stderr if args.json == "-" else sys.stdout
     counts = f"{args.copies} copies per type" if args.types is None else f"{args.types} types"
+    if interrupted:
+        print(f"interrupted: the first {len(result)} of {args.count} deals", file=table)
     print(f"{size_words(rows, cols)}, {what}, {counts}, seed {args.seed}, rules: "
           f"turns={rules.max_turns} border={rules.border} gravity={rules.gravity}", file=table)
     print(result.summary(), file=table)
     if args.json:
         data = result.to_dict()
-        data["deals"] = {"rows": rows, "cols": cols, "count": args.count, "copies": args.copies,
-                         "types": args.types, "solvable": args.solvable, "seed": args.seed}
-        data["reproduce"] = command_line(args, rules)
+        data["deals"] = {"rows": rows, "cols": cols, "count": len(result),
+                         "copies": args.copies, "types": args.types, "solvable": args.solvable,
+                         "seed": args.seed}
+        data["reproduce"] = command_line(args, rules, len(result))
         write_text(args.json, json.dumps(data) + "\n")
-    return 0
 
 
-def command_line(args: argparse.Namespace, rules) -> str:
-    """The ``llk analyze`` command that deals and solves the same boards again and writes the
-    same document (its ``--json`` too: ``--keep-moves`` is refused without it)."""
+def command_line(args: argparse.Namespace, rules, count: int) -> str:
+    """The ``llk analyze`` command that deals and solves the same ``count`` boards again and
+    writes the same document (its ``--json`` too: ``--keep-moves`` is refused without it)."""
     rows, cols = args.size
-    parts = [f"llk analyze --size {rows}x{cols} --count {args.count} --seed {args.seed}"]
+    parts = [f"llk analyze --size {rows}x{cols} --count {count} --seed {args.seed}"]
     parts.append(f"--copies {args.copies}" if args.types is None else f"--types {args.types}")
     if args.solvable:
         parts.append("--solvable")
