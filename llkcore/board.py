@@ -22,7 +22,7 @@ from ._core import link as _link
 from ._core import pairs as _pairs
 from ._core import playouts as _playouts
 from ._core import state as _state
-from ._core.reader import UNORDERED, GridReader
+from ._core.reader import UNORDERED, GridReader, point_cells, row_point_cells
 from ._core.state import MAX_SIDE, GridState
 from ._files import text_of
 from ._insight import Hint, Traps
@@ -58,6 +58,8 @@ __all__ = ["Board", "GridLike", "Hint", "MAX_SIDE", "Move", "Point", "Traps", "c
 
 # First item of an undo/redo record for a reshuffle (removal records start with a cell index).
 _SHUFFLE = "shuffle"
+#: The dtypes point_cells reads queries in without a copy.
+_POINT_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
 
 
 def _state_of(grid: Any, rules: Rules) -> GridState:
@@ -322,6 +324,12 @@ class Board:
 
     def _query_cells(self, queries: Any) -> np.ndarray:
         """Check a (k, 4) array of (r1, c1, r2, c2) and return (k, 2) padded cells."""
+        if isinstance(queries, (list, tuple)):
+            # Rows of four ints on the board, read in C; anything else, or a point off the
+            # board, is read again below, which says what is wrong.
+            cells = row_point_cells(queries, 2, self._rows, self._cols, self._width)
+            if cells is not None:
+                return cells
         if not (is_array(queries) or isinstance(queries, (list, tuple))
                 or hasattr(type(queries), "__array__")):      # (pandas, other array-likes)
             raise CoordinateError(f"queries must be a (k, 4) array or a list of (r1, c1, r2, c2) "
@@ -348,14 +356,14 @@ class Board:
             return np.empty((0, 2), dtype=np.int32)
         if isinstance(queries, (list, tuple)) or q.dtype.kind not in "iu":
             q = _int_queries(queries, q)
-        rows = q[:, 0::2]
-        cols = q[:, 1::2]
-        bad = (rows < 0) | (rows >= self._rows) | (cols < 0) | (cols >= self._cols)
-        if bad.any():
-            i = int(np.argwhere(bad)[0][0])
-            raise CoordinateError(f"query {i} {tuple(int(v) for v in q[i])} is off the board of "
-                                  f"{size_words(self._rows, self._cols)}")
-        return cells_of(q, self._width)
+        # int32 and int64 are read as they are; other ints as int64 (a uint64 past int64 wraps
+        # to a negative: off the board, and named as given).
+        points = np.ascontiguousarray(q, dtype=q.dtype if q.dtype in _POINT_DTYPES else np.int64)
+        cells, bad = point_cells(points, self._rows, self._cols, self._width)
+        if cells is None:
+            raise CoordinateError(f"query {bad} {tuple(int(v) for v in q[bad])} is off the board "
+                                  f"of {size_words(self._rows, self._cols)}")
+        return cells
 
     # ---- queries ------------------------------------------------------------------------------
 

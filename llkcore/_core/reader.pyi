@@ -1,5 +1,5 @@
 """Stub for the compiled module llkcore._core.reader (user grids read in place)."""
-from typing import Any, List, Optional, Tuple
+from typing import Any, List, Optional, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -17,3 +17,7 @@ class GridReader:
     def link(self, ra: int, ca: int, rb: int, cb: int, max_turns: int, border: bool) -> bool: ...
     def path(self, ra: int, ca: int, rb: int, cb: int, max_turns: int,
              border: bool) -> Optional[List[Tuple[int, int]]]: ...
+def point_cells(points: Union[npt.NDArray[np.int32], npt.NDArray[np.int64]], rows: int, cols: int,
+                width: int) -> Tuple[Optional[npt.NDArray[np.int32]], int]: ...
+def row_point_cells(rows_of_points: Any, m: int, rows: int, cols: int,
+                    width: int) -> Optional[npt.NDArray[np.int32]]: ...
