@@ -405,8 +405,8 @@ class Board:
         of a path joining the pair (as ``llk.moves(board, with_turns=True)``)."""
         if not flag(with_turns, "with_turns"):
             return moves_of(_pairs.moves_cells(self._state, self._turns), self._width)
-        return [((r1, c1), (r2, c2), t)
-                for r1, c1, r2, c2, t in self.moves_array(with_turns=True).tolist()]
+        cells, turns = _pairs.moves_turns(self._state, self._turns)
+        return moves_of(cells, self._width, turns)
 
     def moves_array(self, *, with_turns: bool = False) -> npt.NDArray[np.int32]:
         """Every removable pair as a sorted (k, 4) int32 array of (r1, c1, r2, c2).

@@ -6,7 +6,7 @@ col -1 / cols.
 """
 from __future__ import annotations
 
-from typing import Iterable, List, Tuple
+from typing import Iterable, List, Optional, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -62,12 +62,23 @@ def point_list(cells: Iterable[int], width: int) -> List[Point]:
 _MOVES_PER_STEP = 1 << 12
 
 
-def moves_of(cells: np.ndarray, width: int) -> List[Move]:
-    """(k, 2) padded cells of removals -> [((r1, c1), (r2, c2)), ...]."""
+@overload
+def moves_of(cells: np.ndarray, width: int, turns: None = ...) -> List[Move]: ...
+@overload
+def moves_of(cells: np.ndarray, width: int, turns: np.ndarray) -> List[Tuple[Point, Point, int]]: ...
+
+
+def moves_of(cells: np.ndarray, width: int, turns: Optional[np.ndarray] = None
+             ) -> Union[List[Move], List[Tuple[Point, Point, int]]]:
+    """(k, 2) padded cells of removals -> [((r1, c1), (r2, c2)), ...]; with ``turns`` (k ints)
+    [((r1, c1), (r2, c2), turns), ...]."""
     # The tuples are made in C (numpy's divmod and tolist took 72,000 instructions for the 18
     # moves of a 6x6 solution, a quarter of llk.solve), a step at a time.
     cells = np.ascontiguousarray(cells, dtype=np.int32).reshape(-1, 2)
-    moves: List[Move] = []
+    if turns is not None:
+        turns = np.ascontiguousarray(turns, dtype=np.int32)
+    moves: list = []
     for start in range(0, len(cells), _MOVES_PER_STEP):
-        moves += move_points(cells, width, start, min(start + _MOVES_PER_STEP, len(cells)))
+        moves += move_points(cells, width, start, min(start + _MOVES_PER_STEP, len(cells)),
+                             turns)
     return moves

@@ -146,16 +146,21 @@ def test_moves_are_made_untracked_by_the_cycle_collector():
     """Tuples of ints cannot be in a reference cycle; made tracked, a million moves (three
     tuples each) were walked by every full collection as the list grew, with the GIL held
     (bench/test_bench_gil.py, moves-list). The collector untracks such tuples when it meets
-    them: they are made untracked, and equal what llkref gives."""
+    them: they are made untracked (the triples of ``with_turns`` too), and equal what llkref
+    gives."""
     import gc
 
     grid = [[1, 2, 1, 0], [2, 0, 0, 2], [-1, 1, 2, 1]]
     board = llk.Board(grid)
     moves = board.moves()
     assert moves == llkref.moves(grid) and len(moves) > 2
-    for move in moves + llk.solve(board).moves:
+    triples = board.moves(with_turns=True)
+    assert triples == [((r1, c1), (r2, c2), t)
+                       for r1, c1, r2, c2, t in board.moves_array(with_turns=True).tolist()]
+    assert [triple[:2] for triple in triples] == moves
+    for move in moves + llk.solve(board).moves + triples:
         assert not gc.is_tracked(move), move
-        assert not any(gc.is_tracked(point) for point in move), move
+        assert not any(gc.is_tracked(point) for point in move[:2]), move
 
 
 MEMORY_SCRIPT = textwrap.dedent("""

@@ -546,21 +546,26 @@ cdef class GridState:
             self.unlock()
 
 
-def move_points(cnp.ndarray cells, int width, Py_ssize_t start, Py_ssize_t stop):
+def move_points(cnp.ndarray cells, int width, Py_ssize_t start, Py_ssize_t stop,
+                cnp.ndarray turns=None):
     """Rows start:stop of a C-contiguous (k, 2) int32 array of padded cells (of a board
-    ``width`` wide, borders included) as [((r1, c1), (r2, c2)), ...]: the objects are made
-    here, where numpy's divmod and tolist cost a quarter of a whole 6x6 solve."""
+    ``width`` wide, borders included) as [((r1, c1), (r2, c2)), ...], or with ``turns`` (a
+    C-contiguous (k,) int32 array) as [((r1, c1), (r2, c2), turns), ...]: the objects are
+    made here, where numpy's divmod and tolist cost a quarter of a whole 6x6 solve."""
     cdef const int32_t *c = <const int32_t *>cnp.PyArray_DATA(cells)
+    cdef const int32_t *t = NULL
     cdef Py_ssize_t i
     cdef int a, b
     cdef tuple first, second, move
+    if turns is not None:
+        t = <const int32_t *>cnp.PyArray_DATA(turns)
     moves = []
     for i in range(start, stop):
         a = c[2 * i] - width - 1
         b = c[2 * i + 1] - width - 1
         first = (a // width, a % width)
         second = (b // width, b % width)
-        move = (first, second)
+        move = (first, second) if t == NULL else (first, second, t[i])
         # Tuples of ints (and of such tuples) cannot be in a reference cycle, and the cycle
         # collector untracks them when it first meets them; untracked here, its passes never
         # walk them: a million moves made while tracked cost full passes over millions of
