@@ -35,3 +35,7 @@ class AnalysisInterrupted(KeyboardInterrupt):
     def __init__(self, analysis: "Analysis") -> None:
         super().__init__(f"interrupted: the first {len(analysis)} boards were analysed")
         self.analysis = analysis
+
+    def __reduce__(self):
+        # (Pickled by its args, the message, it would come back with the message as analysis.)
+        return type(self), (self.analysis,)

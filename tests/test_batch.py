@@ -6,6 +6,7 @@ import _thread
 import gc
 import itertools
 import json
+import pickle
 import subprocess
 import sys
 import threading
@@ -423,6 +424,8 @@ def assert_first_boards_kept(stopped: BaseException, boards, **kwargs) -> None:
     analyzing them alone gives (by the solver's node counts: its answers do not depend on time)."""
     assert isinstance(stopped, llk.AnalysisInterrupted)
     kept = stopped.analysis
+    copied = pickle.loads(pickle.dumps(stopped))
+    assert len(copied.analysis) == len(kept) and str(copied) == str(stopped)
     again = llk.analyze(boards[:len(kept)], workers=1, **kwargs)
     for name in ("verdict", "initial_moves", "solution_length", "nodes"):
         assert getattr(kept, name).tolist() == getattr(again, name).tolist(), name
