@@ -46,6 +46,22 @@ def even_counts(grid):
     return grid
 
 
+def within_pairs(grid, most):
+    """grid (even counts) with tiles emptied, the last two of its most numerous type at a time,
+    until it has at most ``most`` same-type pairs. llkref's greedy-mobility lists every pair
+    again for every candidate move, in Python: 3.8 s for a 7x7 board with 68 pairs, 104 s with
+    462, so a random draw of the default profile could run for minutes."""
+    grid = [list(row) for row in grid]
+    counts = Counter(v for row in grid for v in row if v > 0)
+    cells = [(r, c) for r in range(len(grid)) for c in range(len(grid[0]))]
+    while sum(n * (n - 1) // 2 for n in counts.values()) > most:
+        biggest = max(counts, key=lambda v: (counts[v], v))
+        for r, c in [cell for cell in reversed(cells) if grid[cell[0]][cell[1]] == biggest][:2]:
+            grid[r][c] = 0
+        counts[biggest] -= 2
+    return grid
+
+
 def assert_certificate(grid, sol, rules):
     """A SOLVABLE answer carries moves that both engines replay to a clear board."""
     assert sol.verdict == llk.Verdict.SOLVABLE
@@ -238,6 +254,8 @@ def test_backjumping_regression_type_with_six_tiles():
        strategy=st.sampled_from(sorted(HEURISTICS)))
 def test_heuristics_play_the_reference_moves(grid, rules, strategy):
     grid = even_counts(grid)
+    if strategy == "greedy-mobility":
+        grid = within_pairs(grid, 24)
     expected = HEURISTICS[strategy](grid, **ref_kwargs(rules, gravity=True))
     sol = llk.solve(grid, rules=rules, strategy=strategy)
     assert sol.strategy == strategy
