@@ -55,6 +55,11 @@ cdef int64_t INT32_MIN_ = -(1 << 31)
 cdef int64_t INT32_MAX_ = (1 << 31) - 1
 
 
+cdef inline bint is_seq(object o) noexcept:
+    """A list or a tuple (or a subclass): what is read through the C API."""
+    return PyList_Check(o) or PyTuple_Check(o)
+
+
 cdef inline Py_ssize_t seq_size(object o) noexcept:
     return PyList_GET_SIZE(o) if PyList_Check(o) else PyTuple_GET_SIZE(o)
 
@@ -96,7 +101,7 @@ cdef class GridReader:
             return
         if isinstance(grid, (str, bytes, bytearray)) or not hasattr(grid, "__iter__"):
             raise BoardError(f"a board must be a 2-D grid of ints, got {type(grid).__name__}")
-        if not (PyList_Check(grid) or PyTuple_Check(grid)):
+        if not is_seq(grid):
             if _array_like(grid):
                 self._use_array(_as_array(grid))
                 return
@@ -112,7 +117,7 @@ cdef class GridReader:
             raise BoardError("a board must have at least one row")
         for r in range(n):
             row = <object>seq_item(grid, r)
-            if not (PyList_Check(row) or PyTuple_Check(row)):
+            if not is_seq(row):
                 # Rows that are arrays, ranges or other sequences: read the grid as an array.
                 self._use_array(_generic_array(grid))
                 return
@@ -246,7 +251,7 @@ cdef class GridReader:
                 if seq_size(grid) != self.rows:
                     raise BoardError("the grid changed while it was being read")
                 row = <object>seq_item(grid, r + i * dr)
-                if not (PyList_Check(row) or PyTuple_Check(row)) or seq_size(row) != self.cols:
+                if not is_seq(row) or seq_size(row) != self.cols:
                     raise BoardError("the grid changed while it was being read")
             item = seq_item(row, c + i * dc)
             if PyLong_CheckExact(item):
@@ -496,7 +501,7 @@ def row_point_cells(rows_of_points, int m, int rows, int cols, int width):
     cdef PyObject *value
     cdef long long r, c
     cdef int overflow = 0
-    if not (PyList_Check(rows_of_points) or PyTuple_Check(rows_of_points)):
+    if not is_seq(rows_of_points):
         return None
     k = seq_size(rows_of_points)
     cells = np.empty((k, m), dtype=np.int32)
@@ -504,12 +509,10 @@ def row_point_cells(rows_of_points, int m, int rows, int cols, int width):
     for i in range(k):
         if i % (1 << 20) == 0:
             PyErr_CheckSignals()            # (a list of millions of rows: Ctrl-C lands)
-            if not (PyList_Check(rows_of_points) or PyTuple_Check(rows_of_points)) or \
-                    seq_size(rows_of_points) != k:
+            if seq_size(rows_of_points) != k:
                 return None                 # (a handler changed the list: read it again)
         row = seq_item(rows_of_points, i)
-        if not (PyList_Check(<object>row) or PyTuple_Check(<object>row)) or \
-                seq_size(<object>row) != 2 * m:
+        if not is_seq(<object>row) or seq_size(<object>row) != 2 * m:
             return None
         for j in range(m):
             value = seq_item(<object>row, 2 * j)
