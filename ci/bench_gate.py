@@ -42,8 +42,12 @@ GATES = {
     # line of the runs' overlap, 34,800x since it reads them in doubling batches.
     "module-link-sparse": (5_000, 20_000),
     # llk.find_path on that list, 12 calls: 807x when the best-path search flooded the board
-    # (the module's grid had no occupancy bits), 2,870x since it is bounded as on a Board.
-    "module-path-sparse": (1_500, 2_500),
+    # (the module's grid had no occupancy bits), 2,870x when it was bounded as on a Board but
+    # read the whole grid, about 99,000x since it reads only the lines a best path can use.
+    "module-path-sparse": (20_000, 50_000),
+    # llk.find_path on the 40x40 list, 200 calls: about 220x while it read the whole grid,
+    # 800-1,000x since it reads lines as the link test does.
+    "module-path-list": (300, 500),
     # np.array(list, int32) time / Board(list) (or update) time: a Board costs <= 3x the copy.
     "board-from-list": (0.3, 0.33),
     "board-update-list": (0.3, 0.33),

@@ -1076,8 +1076,9 @@ def find_path(grid: GridLike, a: Point, b: Point, *,
               rules: Optional[Rules] = None) -> Optional[List[Point]]:
     """Corner points of the best path joining a and b, or None (see Board.find_path).
 
-    Reads the grid in place (every cell once, no Board is built). With gravity rules the grid
-    is compacted first, as for every module call.
+    Reads the grid in place, no Board is built: up to two turns only the lines a best path can
+    use are read and checked (as can_link), above two turns every cell once. With gravity
+    rules the grid is compacted first, as for every module call.
     """
     return _query(grid, a, b, rules, "path")
 

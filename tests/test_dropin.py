@@ -76,13 +76,38 @@ def test_module_calls_under_gravity_answer_for_the_compacted_grid(data, r):
 
 
 def test_a_wide_query_reads_only_the_lines_it_needs():
-    """A link test reads the lines through its two tiles and the crossing lines between them,
-    nothing else: a huge grid whose other cells hold garbage answers a local query (this is
-    what makes it cheap), while a Board checks every cell."""
+    """A link test or a path up to two turns reads the lines through its two tiles and the
+    crossing lines between them, nothing else: a huge grid whose other cells hold garbage
+    answers a local query (this is what makes it cheap), while a Board checks every cell."""
     grid = [[7, 0, 7] + [0] * 1000] + [[-1, -1, -1] + ["junk"] * 1000 for _ in range(1000)]
     assert llk.can_link(grid, (0, 0), (0, 2)) is True
+    assert llk.find_path(grid, (0, 0), (0, 2)) == [(0, 0), (0, 2)]
+    grid[0][1] = 3      # now round through the ring above: still only row 0 and columns 0-2
+    assert llk.find_path(grid, (0, 0), (0, 2)) == [(0, 0), (-1, 0), (-1, 2), (0, 2)]
     with pytest.raises(llk.BoardError, match="junk"):
         llk.Board(grid)
+
+
+@settings(max_examples=examples(60))
+@given(data=st.data(), r=rules_st(turns=(0, 1, 2)))
+def test_module_paths_on_sparse_grids_read_the_lines_of_every_best_path(data, r):
+    """On a sparse grid the empty runs are long and a best path's middle may lie far outside
+    the two tiles' span: find_path reads the crossing lines outward from the span until no
+    unread line could give a shorter path, and must still return llkref's path (as a Board
+    does: up to two turns both name it off the run-sweep, without a search)."""
+    rows, cols = data.draw(st.integers(1, 24)), data.draw(st.integers(1, 24))
+    tiles = data.draw(st.integers(2, 12))
+    cells = [1, 2] * (tiles // 2) + [-1] * data.draw(st.integers(0, 6))
+    cells += [0] * max(0, rows * cols - len(cells))
+    cells = data.draw(st.permutations(cells[:rows * cols]))
+    grid = [list(cells[i * cols:(i + 1) * cols]) for i in range(rows)]
+    board = llk.Board(grid, rules=r)
+    for a, b in data.draw(point_pairs(grid, n=8)):
+        want = llkref.find_path(grid, a, b, **ref_kwargs(r)) if a != b else None
+        assert board.find_path(a, b) == want
+        assert llk.find_path(grid, a, b, rules=r) == want
+        assert llk.find_path(np.array(grid), a, b, rules=r) == want
+        assert llk.can_link(grid, a, b, rules=r) is (want is not None)
 
 
 def test_moves_with_turns_matches_the_paths():

@@ -143,8 +143,8 @@ def test_values_out_of_int32(grid):
 @pytest.mark.parametrize("bad", [2.5, 2**31, True, "7", None, np.float64(1)])
 def test_module_queries_check_the_cells_they_read(bad):
     """A module query reads the cells it needs in place (that is what makes it cheap): a bad
-    cell it reads raises BoardError, one it never looks at does not; Board, moves, hint and
-    solve read (and check) every cell."""
+    cell it reads raises BoardError, one it never looks at does not; Board, moves, hint,
+    solve and any query above two turns or with gravity read (and check) every cell."""
     grid = [[1, 0, 1, 0, 0],
             [-1, 0, -1, 0, 0],
             [0, 0, 0, 0, 0],
@@ -152,17 +152,20 @@ def test_module_queries_check_the_cells_they_read(bad):
     # (0, 0)-(0, 2) reads row 0 and columns 0, 1 and 2 (the lines through the endpoints and the
     # one crossing line between them): never the cell at (3, 4).
     assert llk.can_link(grid, (0, 0), (0, 2)) is True
+    assert llk.find_path(grid, (0, 0), (0, 2)) == [(0, 0), (0, 2)]
     for call in (lambda: llk.can_link(grid, (3, 4), (0, 0)), lambda: llk.Board(grid),
                  lambda: llk.moves(grid), lambda: llk.hint(grid), lambda: llk.solve(grid),
-                 lambda: llk.find_path(grid, (0, 0), (0, 2)),
+                 lambda: llk.find_path(grid, (3, 4), (0, 0)),
                  lambda: llk.can_link(grid, (0, 0), (0, 2), rules=llk.Rules(max_turns=3)),
+                 lambda: llk.find_path(grid, (0, 0), (0, 2), rules=llk.Rules(max_turns=3)),
                  lambda: llk.can_link(grid, (0, 0), (0, 2), rules=llk.Rules(gravity="down"))):
         with pytest.raises(BoardError, match=r"\(3, 4\)"):
             call()
     # With the pair's second tile in column 4 the sweep reads that column: checked.
     grid[0][2], grid[0][4] = 0, 1
-    with pytest.raises(BoardError, match=r"\(3, 4\)"):
-        llk.can_link(grid, (0, 0), (0, 4))
+    for call in (llk.can_link, llk.find_path):
+        with pytest.raises(BoardError, match=r"\(3, 4\)"):
+            call(grid, (0, 0), (0, 4))
 
 
 @pytest.mark.parametrize("grid", [

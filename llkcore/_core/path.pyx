@@ -10,7 +10,7 @@ from libc.string cimport memset
 from .alloc cimport llk_free, llk_malloc
 from .grid cimport Grid, step
 from .reach cimport flood_alloc, flood_free
-from .sweep cimport best_length
+from .sweep cimport swept_path
 
 
 cdef bint path_work_alloc(PathWork *w, int H, int W) noexcept nogil:
@@ -64,26 +64,6 @@ cdef inline bint on_board_step(const Grid *g, int cell, int d) noexcept nogil:
     return cell % g.W != g.W - 1
 
 
-cdef inline bint beyond(const Grid *g, int cell, int d, int turns, int dist, int target,
-                        int max_turns, int length) noexcept nogil:
-    """Can no path through state (cell, d), reached with ``turns`` turns in ``dist`` steps, get
-    to ``target`` within ``max_turns`` turns and ``length`` steps? From the bounds alone: the
-    steps left are at least the rows plus columns between, and the turns left at least 1 when
-    the target is not straight ahead, 2 when it is behind (the direction of travel must be
-    reversed, which a single turn cannot do)."""
-    cdef int dr = target // g.W - cell // g.W
-    cdef int dc = target % g.W - cell % g.W
-    cdef int along, across, need
-    if dist + (dr if dr >= 0 else -dr) + (dc if dc >= 0 else -dc) > length:
-        return True
-    if d < 2:
-        along, across = (-dr if d == 0 else dr), dc
-    else:
-        along, across = (-dc if d == 2 else dc), dr
-    need = 2 if along < 0 else (0 if across == 0 else 1)
-    return turns + need > max_turns
-
-
 cdef int path_search(const Grid *g, PathWork *w, int pa, int pb, int max_turns) noexcept nogil:
     """The fewest turns (<= max_turns), then the shortest length, from pa to pb; -1 if none.
 
@@ -96,17 +76,6 @@ cdef int path_search(const Grid *g, PathWork *w, int pa, int pb, int max_turns) 
     and the first final state at pb is the answer. Every final state keeps its turns and length
     (``w.turns``, ``w.dist``), which is what ``best_path`` walks on.
     """
-    return search_within(g, w, pa, pb, max_turns, -1)
-
-
-cdef int search_within(const Grid *g, PathWork *w, int pa, int pb, int max_turns,
-                       int length) noexcept nogil:
-    """path_search, told with ``length`` >= 0 that the answer has exactly max_turns turns and
-    ``length`` steps: a state no such path can pass through (``beyond``) is never queued. Every
-    state of every best path is kept, and it is made final with its least (turns, length) as
-    before, since the states before it on that path are kept too; so the answer and what
-    best_path's walk reads are unchanged, while on a big, mostly empty board the search stays
-    near the path instead of flooding the board (docs/architecture.md, "Paths")."""
     cdef int ncells = g.H * g.W
     cdef int32_t *src_cur = w.src_cur
     cdef int32_t *src_next = w.src_next
@@ -117,8 +86,6 @@ cdef int search_within(const Grid *g, PathWork *w, int pa, int pb, int max_turns
     for d in range(4):
         n = pa + step(g, d)
         if on_board_step(g, pa, d) and (n == pb or g.cells[n] == 0):
-            if length >= 0 and beyond(g, n, d, 0, 1, pb, max_turns, length):
-                continue
             src_cur[ncur] = (pa << 4) | d
             ncur += 1
     while ncur > 0:
@@ -159,9 +126,7 @@ cdef int search_within(const Grid *g, PathWork *w, int pa, int pb, int max_turns
             # Straight on: same level.
             if on_board_step(g, cell, d):
                 n = cell + step(g, d)
-                if ((n == pb or g.cells[n] == 0) and not (w.seen[n] & (1 << d))
-                        and not (length >= 0 and beyond(g, n, d, level, w.dist[state] + 1, pb,
-                                                        max_turns, length))):
+                if (n == pb or g.cells[n] == 0) and not (w.seen[n] & (1 << d)):
                     w.queue[qtail] = (cell << 4) | (d << 2) | d
                     qtail += 1
             # Turn: opens the next level. U-turns never help, so only the two perpendiculars.
@@ -171,10 +136,7 @@ cdef int search_within(const Grid *g, PathWork *w, int pa, int pb, int max_turns
                     if not on_board_step(g, cell, d2):
                         continue
                     n = cell + step(g, d2)
-                    if ((n == pb or g.cells[n] == 0) and not (w.seen[n] & (1 << d2))
-                            and not (length >= 0 and beyond(g, n, d2, level + 1,
-                                                            w.dist[state] + 1, pb, max_turns,
-                                                            length))):
+                    if (n == pb or g.cells[n] == 0) and not (w.seen[n] & (1 << d2)):
                         src_next[nnext] = (cell << 4) | (d << 2) | d2
                         nnext += 1
         tmp = src_cur
@@ -207,20 +169,19 @@ cdef int best_path(const Grid *g, PathWork *w, int pa, int pb, int max_turns, in
     (its sequence of unit steps is the least, with up < down < left < right): the path
     llkref.find_path's breadth-first search returns. Writes its corner points; returns how many.
 
-    A search from pb towards pa gives the least (turns, length) T, L and, for every state it
-    made final, the least (turns, length) left to reach pb. A walk from pa then takes, at each
-    cell, the first direction after which a path of exactly the remaining turns and length to
-    pb exists. Every proper suffix of a best path is cheaper than (T, L), so its states were
-    made final before the search stopped; hence the walk never misses a continuation, and it
-    builds the least step sequence among best paths, in O(L) after the search.
+    Up to two turns (on a grid with occupancy bits) the sweep names it without a search
+    (swept_path). Above: a search from pb towards pa gives the least (turns, length) T, L and,
+    for every state it made final, the least (turns, length) left to reach pb. A walk from pa
+    then takes, at each cell, the first direction after which a path of exactly the remaining
+    turns and length to pb exists. Every proper suffix of a best path is cheaper than (T, L), so
+    its states were made final before the search stopped; hence the walk never misses a
+    continuation, and it builds the least step sequence among best paths, in O(L) after the
+    search.
     """
-    cdef int turns = max_turns
-    # Up to two turns the sweep gives the answer's turns and length (or that there is no path):
-    # the search is then bounded by them.
-    cdef int length = best_length(g, pa, pb, max_turns, &turns)
-    if length == -1:
-        return -1
-    cdef int end = search_within(g, w, pb, pa, turns, length if length >= 0 else -1)
+    cdef int swept = swept_path(g, pa, pb, max_turns, out)
+    if swept != -2:
+        return swept
+    cdef int end = path_search(g, w, pb, pa, max_turns)
     if end < 0:
         return -1
     cdef int T = w.turns[end], L = w.dist[end]

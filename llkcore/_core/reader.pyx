@@ -20,8 +20,8 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 from libc.string cimport memset
 
 from .alloc cimport llk_calloc, llk_free, llk_malloc
-from .grid cimport Grid, set_blocked
-from .sweep cimport link_sweep, run_overlap
+from .grid cimport Grid
+from .sweep cimport link_sweep, run_overlap, swept_path, two_turn_length
 from .path cimport PathWork, best_path, path_search, path_work_alloc, path_work_free
 from .state cimport GridState
 
@@ -78,6 +78,14 @@ cdef int refuse(object value, int r, int c) except -1:
         raise BoardError(f"board values must be ints, got a {type(value).__name__} at {(r, c)} "
                          "(a board is a 2-D grid of ints)")
     raise BoardError(f"board values must be ints, got {shown(value, typed=True)} at {(r, c)}")
+
+
+cdef struct Lines:
+    # The lines of a grid read so far for one query (GridReader.open_lines).
+    Grid g                  # the occupancy bits of the lines read (all ones where not read)
+    int32_t *line           # scratch: one line's values
+    uint8_t *done           # one flag per padded row, then per padded column: read
+    bint border
 
 
 cdef class GridReader:
@@ -319,48 +327,34 @@ cdef class GridReader:
         corners = np.empty(2 * (min(max_turns, 4 * (self.rows + 2) * (self.cols + 2)) + 2),
                            dtype=np.int32)
         cdef int32_t *buf = <int32_t *>cnp.PyArray_DATA(corners)
-        n = self.search_path(ra, ca, rb, cb, max_turns, border, buf)
+        if max_turns > 2:
+            n = self.search_path(ra, ca, rb, cb, max_turns, border, buf)
+        else:
+            n = self.sweep_path(ra, ca, rb, cb, max_turns, border, buf)
         if n < 0:
             return None
         return [(int(buf[2 * i]), int(buf[2 * i + 1])) for i in range(n)]
 
     cdef int search_path(self, int ra, int ca, int rb, int cb, int max_turns, bint border,
-                       int32_t *corners) except -2:
-        """The BFS on the whole grid (read once): -1 if no path, else the number of corners
-        written to ``corners`` (0 when corners is NULL). For a best path up to two turns the
-        grid gets its occupancy bits too, as a Board has them: the search is then bounded by
-        the sweep's turns and length (best_path) instead of flooding a big sparse board."""
+                         int32_t *corners) except -2:
+        """Above two turns, the BFS on the whole grid (read once): -1 if no path, else the
+        number of corners written to ``corners`` (0 when corners is NULL)."""
         cdef Grid g
         cdef PathWork w
         cdef int H = self.rows + 2, W = self.cols + 2, i, n = -1
-        cdef int RW = (W + 63) >> 6, CW = (H + 63) >> 6
-        cdef bint bits = corners != NULL and max_turns <= 2
-        cdef size_t nbits = <size_t>H * RW + <size_t>W * CW if bits else 0
         memset(&g, 0, sizeof(Grid))
         memset(&w, 0, sizeof(PathWork))
         g.rows, g.cols, g.H, g.W = self.rows, self.cols, H, W
-        # One block: the bits (when wanted) first, for their 8-byte alignment, then the cells.
-        cdef uint64_t *block = <uint64_t *>llk_malloc(nbits * sizeof(uint64_t)
-                                                      + <size_t>H * W * sizeof(int32_t))
-        if block == NULL or not path_work_alloc(&w, H, W):
-            llk_free(block)
+        g.cells = <int32_t *>llk_malloc(<size_t>H * W * sizeof(int32_t))
+        if g.cells == NULL or not path_work_alloc(&w, H, W):
+            llk_free(g.cells)
             raise MemoryError("llkcore: cannot allocate path-search buffers")
-        g.cells = <int32_t *>(block + nbits)
         try:
             for i in range(W):
                 g.cells[i] = g.cells[(H - 1) * W + i] = 0 if border else -1
             for i in range(1, H - 1):
                 g.cells[i * W] = g.cells[i * W + W - 1] = 0 if border else -1
             self.fill_cells(g.cells)
-            if bits:
-                g.RW, g.CW = RW, CW
-                g.rowbits = block
-                g.colbits = block + <size_t>H * RW
-                with nogil:
-                    memset(g.rowbits, 0, nbits * sizeof(uint64_t))
-                    for i in range(H * W):
-                        if g.cells[i] != 0:
-                            set_blocked(&g, i, True)
             with nogil:
                 if corners == NULL:
                     n = 0 if path_search(&g, &w, (ra + 1) * W + ca + 1, (rb + 1) * W + cb + 1,
@@ -369,9 +363,41 @@ cdef class GridReader:
                     n = best_path(&g, &w, (ra + 1) * W + ca + 1, (rb + 1) * W + cb + 1,
                                   max_turns, corners)
         finally:
-            llk_free(block)
+            llk_free(g.cells)
             path_work_free(&w)
         return n
+
+    cdef char *open_lines(self, Lines *L, int ra, int ca, int rb, int cb, bint border) except NULL:
+        """Set up ``L`` for a query between (ra, ca) and (rb, cb): occupancy bits all ones (no
+        line read yet), then the four lines through the two points read. Returns the one block
+        that holds it all, for llk_free."""
+        cdef Grid *g = &L.g
+        cdef int H = self.rows + 2, W = self.cols + 2
+        cdef int RW = (W + 63) >> 6, CW = (H + 63) >> 6
+        cdef size_t nbits = <size_t>H * RW + <size_t>W * CW
+        # The bits first, for their 8-byte alignment; then a line of scratch and a done flag
+        # per row and per column.
+        cdef char *mem = <char *>llk_calloc(nbits * sizeof(uint64_t)
+                                            + (H + W) * sizeof(int32_t) + H + W, 1)
+        if mem == NULL:
+            raise MemoryError("llkcore: cannot allocate a link test")
+        memset(L, 0, sizeof(Lines))
+        g.rows, g.cols, g.H, g.W, g.RW, g.CW = self.rows, self.cols, H, W, RW, CW
+        g.rowbits = <uint64_t *>mem
+        g.colbits = g.rowbits + <size_t>H * RW
+        memset(g.rowbits, 0xFF, nbits * sizeof(uint64_t))
+        L.line = <int32_t *>(g.colbits + <size_t>W * CW)
+        L.done = <uint8_t *>(L.line + H + W)     # rows 0..H-1, then columns
+        L.border = border
+        try:
+            self.fill(L, ca + 1, False)
+            self.fill(L, cb + 1, False)
+            self.fill(L, ra + 1, True)
+            self.fill(L, rb + 1, True)
+        except BaseException:
+            llk_free(mem)
+            raise
+        return mem
 
     cdef bint sweep(self, int ra, int ca, int rb, int cb, int max_turns, bint border) except -1:
         """The run-sweep (sweep.pxd) on occupancy bits filled only for the lines it reads.
@@ -381,67 +407,97 @@ cdef class GridReader:
         that double, in the order the sweep tries them (docs/architecture.md, "The link test"):
         on a sparse board the first clear crossing line ends the test, where reading every
         line of the runs' overlap first cost milliseconds at 1000 x 1000."""
-        cdef Grid g
-        cdef int H = self.rows + 2, W = self.cols + 2, lo, hi, m, batch = 8
+        cdef Lines L
+        cdef char *mem = self.open_lines(&L, ra, ca, rb, cb, border)
+        cdef Grid *g = &L.g
+        cdef int lo, hi, m, batch = 8
         cdef int rows_lo = 0, rows_hi = -1, cols_lo = 0, cols_hi = -1
-        cdef int RW = (W + 63) >> 6, CW = (H + 63) >> 6
-        cdef size_t nbits = <size_t>H * RW + <size_t>W * CW
-        cdef int pa = (ra + 1) * W + ca + 1, pb = (rb + 1) * W + cb + 1
+        cdef int pa = (ra + 1) * g.W + ca + 1, pb = (rb + 1) * g.W + cb + 1
         cdef bint linked
-        # One block: the bits, a done flag per row and per column, and a line of scratch.
-        cdef char *mem = <char *>llk_calloc(nbits * sizeof(uint64_t) + H + W
-                                            + (H + W) * sizeof(int32_t), 1)
-        if mem == NULL:
-            raise MemoryError("llkcore: cannot allocate a link test")
-        memset(&g, 0, sizeof(Grid))
-        g.rows, g.cols, g.H, g.W, g.RW, g.CW = self.rows, self.cols, H, W, RW, CW
-        g.rowbits = <uint64_t *>mem
-        g.colbits = g.rowbits + <size_t>H * RW
-        cdef int32_t *line = <int32_t *>(g.colbits + <size_t>W * CW)
-        cdef uint8_t *done = <uint8_t *>(line + H + W)      # rows 0..H-1, then columns
         try:
-            memset(g.rowbits, 0xFF, nbits * sizeof(uint64_t))
-            self.fill(&g, done, line, ca + 1, False, border)
-            self.fill(&g, done, line, cb + 1, False, border)
-            self.fill(&g, done, line, ra + 1, True, border)
-            self.fill(&g, done, line, rb + 1, True, border)
-            linked = link_sweep(&g, pa, pb, max_turns)
+            linked = link_sweep(g, pa, pb, max_turns)
             # The crossing lines each half of the sweep may test: rows, then columns.
-            if run_overlap(g.colbits + (ca + 1) * CW, g.colbits + (cb + 1) * CW, ra + 1, rb + 1,
-                           H, &lo, &hi):
+            if run_overlap(g.colbits + (ca + 1) * g.CW, g.colbits + (cb + 1) * g.CW, ra + 1,
+                           rb + 1, g.H, &lo, &hi):
                 rows_lo, rows_hi = lo, hi
-            if run_overlap(g.rowbits + (ra + 1) * RW, g.rowbits + (rb + 1) * RW, ca + 1, cb + 1,
-                           W, &lo, &hi):
+            if run_overlap(g.rowbits + (ra + 1) * g.RW, g.rowbits + (rb + 1) * g.RW, ca + 1,
+                           cb + 1, g.W, &lo, &hi):
                 cols_lo, cols_hi = lo, hi
             while not linked and (rows_lo <= rows_hi or cols_lo <= cols_hi):
                 for m in range(rows_lo, min(rows_lo + batch, rows_hi + 1)):
-                    self.fill(&g, done, line, m, True, border)
+                    self.fill(&L, m, True)
                 for m in range(cols_lo, min(cols_lo + batch, cols_hi + 1)):
-                    self.fill(&g, done, line, m, False, border)
+                    self.fill(&L, m, False)
                 rows_lo += batch
                 cols_lo += batch
                 batch *= 2
-                linked = link_sweep(&g, pa, pb, max_turns)
+                linked = link_sweep(g, pa, pb, max_turns)
         finally:
             llk_free(mem)
         return linked
 
-    cdef int fill(self, Grid *g, uint8_t *done, int32_t *line, int k, bint row,
-                  bint border) except -1:
+    cdef int sweep_path(self, int ra, int ca, int rb, int cb, int max_turns, bint border,
+                        int32_t *corners) except -2:
+        """The best path up to two turns (swept_path, sweep.pxd) on occupancy bits filled only
+        for the lines a best path can use: -1 if no path, else the number of corners written.
+
+        A path of at most one turn runs on the four lines through the two points. A two-turn
+        path's middle runs on a crossing line inside the runs' overlap, and is longer by two
+        for each line it lies beyond the points' span; so the crossing lines are read outward
+        from the span, one distance at a time, until two_turn_length finds a path no longer
+        than the lines read allow. Every best path (fewest turns, then shortest) then lies on
+        lines read, so the unread ones (all ones: occupied) change nothing."""
+        cdef Lines L
+        cdef char *mem = self.open_lines(&L, ra, ca, rb, cb, border)
+        cdef Grid *g = &L.g
+        cdef int pa = (ra + 1) * g.W + ca + 1, pb = (rb + 1) * g.W + cb + 1
+        cdef int rows_lo = 0, rows_hi = -1, cols_lo = 0, cols_hi = -1, m, d = 0, length, n
+        cdef int r_near = min(ra, rb) + 1, r_far = max(ra, rb) + 1
+        cdef int c_near = min(ca, cb) + 1, c_far = max(ca, cb) + 1
+        try:
+            if max_turns == 2 and not link_sweep(g, pa, pb, 1):
+                # Inside the span every crossing line gives the least length.
+                if run_overlap(g.colbits + (ca + 1) * g.CW, g.colbits + (cb + 1) * g.CW, ra + 1,
+                               rb + 1, g.H, &rows_lo, &rows_hi):
+                    for m in range(max(rows_lo, r_near), min(rows_hi, r_far) + 1):
+                        self.fill(&L, m, True)
+                if run_overlap(g.rowbits + (ra + 1) * g.RW, g.rowbits + (rb + 1) * g.RW, ca + 1,
+                               cb + 1, g.W, &cols_lo, &cols_hi):
+                    for m in range(max(cols_lo, c_near), min(cols_hi, c_far) + 1):
+                        self.fill(&L, m, False)
+                length = two_turn_length(g, pa, pb)
+                while ((length < 0 or length > (r_far - r_near) + (c_far - c_near) + 2 * d)
+                       and (r_near - d > rows_lo or r_far + d < rows_hi
+                            or c_near - d > cols_lo or c_far + d < cols_hi)):
+                    d += 1
+                    for m in (r_near - d, r_far + d):
+                        if rows_lo <= m <= rows_hi:
+                            self.fill(&L, m, True)
+                    for m in (c_near - d, c_far + d):
+                        if cols_lo <= m <= cols_hi:
+                            self.fill(&L, m, False)
+                    length = two_turn_length(g, pa, pb)
+            n = swept_path(g, pa, pb, max_turns, corners)
+        finally:
+            llk_free(mem)
+        return n
+
+    cdef int fill(self, Lines *L, int k, bint row) except -1:
         """Set the occupancy bits of padded row (or column) k, reading its cells once."""
+        cdef Grid *g = &L.g
         cdef uint64_t *bits
         cdef int n, i, last
         cdef bint ring_line
-        if done[k if row else g.H + k]:
+        if L.done[k if row else g.H + k]:
             return 0
-        done[k if row else g.H + k] = 1
+        L.done[k if row else g.H + k] = 1
         if row:
             bits, n, last = g.rowbits + k * g.RW, g.W, g.H - 1
         else:
             bits, n, last = g.colbits + k * g.CW, g.H, g.W - 1
         memset(bits, 0, (g.RW if row else g.CW) * sizeof(uint64_t))     # was all ones: unread
         ring_line = k == 0 or k == last
-        if not border:
+        if not L.border:
             # The ring is a wall: all of a ring line, the two ends of any other.
             for i in range(n):
                 if ring_line or i == 0 or i == n - 1:
@@ -449,11 +505,11 @@ cdef class GridReader:
         if ring_line:
             return 0
         if row:
-            self.read_line(k - 1, 0, 0, 1, n - 2, line)
+            self.read_line(k - 1, 0, 0, 1, n - 2, L.line)
         else:
-            self.read_line(0, k - 1, 1, 0, n - 2, line)
+            self.read_line(0, k - 1, 1, 0, n - 2, L.line)
         for i in range(n - 2):
-            if line[i] != 0:
+            if L.line[i] != 0:
                 bits[(i + 1) >> 6] |= (<uint64_t>1) << ((i + 1) & 63)
         return 0
 

@@ -1,11 +1,12 @@
 # cython: language_level=3
 """The run-sweep (inline): the link test up to two turns on occupancy bits, the shortest path
-length at two turns, and the fewest turns and least length of a pair without a search.
+length at two turns, the fewest turns and least length of a pair, and the best path up to two
+turns, all without a search.
 
-Below both the BFS (path.pyx, which uses best_length to bound its search) and the link test
-(link.pxd). See docs/architecture.md ("The link test") for why the sweep is exact.
+Below both the BFS (path.pyx, whose best_path takes swept_path up to two turns) and the link
+test (link.pxd). See docs/architecture.md ("The link test", "Paths") for why the sweep is exact.
 """
-from libc.stdint cimport uint64_t
+from libc.stdint cimport int32_t, uint64_t
 
 from .grid cimport Grid, bits_clear, bits_next, bits_prev
 
@@ -146,3 +147,104 @@ cdef inline int best_length(const Grid *g, int pa, int pb, int max_turns, int *t
             cols = pa % g.W - pb % g.W
             return (rows if rows >= 0 else -rows) + (cols if cols >= 0 else -cols)
     return -1
+
+
+cdef inline bint middle_clear(const uint64_t *line_a, const uint64_t *line_b, int ia, int ib,
+                              int n, const uint64_t *cross, int cross_words, int ja, int jb,
+                              int m) noexcept nogil:
+    """Is there a path of one half's shape (sweep_half's arguments) whose middle runs on
+    crossing line m?"""
+    cdef int lo, hi, lo_j, hi_j
+    if not run_overlap(line_a, line_b, ia, ib, n, &lo, &hi) or m < lo or m > hi:
+        return False
+    between(ja, jb, &lo_j, &hi_j)
+    return bits_clear(cross + m * cross_words, lo_j, hi_j)
+
+
+cdef inline int first_middle(const uint64_t *line_a, const uint64_t *line_b, int ia, int ib,
+                             int n, const uint64_t *cross, int cross_words, int ja, int jb,
+                             int length, bint farthest) noexcept nogil:
+    """Of the two-turn paths of one half's shape (sweep_half's arguments) that are ``length``
+    steps long, the crossing line m of the one whose steps come first in the order up < down <
+    left < right; -1 when there is none.
+
+    The path leaves a along line_a towards m, so one with m below ia (up, or left) comes first;
+    on one side, two paths part where the nearer m turns onto its middle. For vertical-first
+    paths (the first segment up or down) the middle is horizontal, later in the order than
+    going on: the farthest m comes first (``farthest``). For horizontal-first ones the middle is
+    vertical, earlier in the order: the nearest m comes first."""
+    cdef int lo, hi, lo_j, hi_j, m, side, first, last, stride, across
+    if not run_overlap(line_a, line_b, ia, ib, n, &lo, &hi):
+        return -1
+    between(ja, jb, &lo_j, &hi_j)
+    across = jb - ja if ja < jb else ja - jb
+    for side in range(2):
+        # The lines of the overlap below ia, then above it.
+        first = lo if side == 0 else (ia + 1 if ia + 1 > lo else lo)
+        last = (ia - 1 if ia - 1 < hi else hi) if side == 0 else hi
+        if first > last:
+            continue
+        if farthest == (side == 1):
+            first, last = last, first
+        stride = 1 if first <= last else -1
+        m = first
+        while True:
+            if (m != ib and (ia - m if ia > m else m - ia) + (ib - m if ib > m else m - ib)
+                    + across == length and bits_clear(cross + m * cross_words, lo_j, hi_j)):
+                return m
+            if m == last:
+                break
+            m += stride
+    return -1
+
+
+cdef inline void put_point(int32_t *out, int k, int row, int col) noexcept nogil:
+    """Corner k of a path, as a user point (padded row and column minus one)."""
+    out[2 * k] = row - 1
+    out[2 * k + 1] = col - 1
+
+
+cdef inline int swept_path(const Grid *g, int pa, int pb, int max_turns, int32_t *out) noexcept nogil:
+    """Up to two turns, on a grid with occupancy bits: THE best path between the distinct cells
+    pa and pb (fewest turns, then shortest, then least in step order: best_path's rule), read
+    off the sweep without a search. Writes its corner points (user row, col pairs, endpoints
+    included) and returns how many; -1 when there is no path; -2 when the sweep cannot say.
+
+    Of two one-turn paths the vertical-first one comes first; of two-turn paths of the best
+    length, any vertical-first one (middle on a crossing row) comes before every
+    horizontal-first one, and first_middle orders each kind."""
+    cdef int T = 0, L, m
+    cdef int ra = pa // g.W
+    cdef int ca = pa - ra * g.W
+    cdef int rb = pb // g.W
+    cdef int cb = pb - rb * g.W
+    L = best_length(g, pa, pb, max_turns, &T)
+    if L < 0:
+        return L
+    put_point(out, 0, ra, ca)
+    if T == 0:
+        put_point(out, 1, rb, cb)
+        return 2
+    if T == 1:
+        # Vertical first: down or up column ca to row rb (a middle on row rb).
+        if middle_clear(g.colbits + ca * g.CW, g.colbits + cb * g.CW, ra, rb, g.H,
+                        g.rowbits, g.RW, ca, cb, rb):
+            put_point(out, 1, rb, ca)
+        else:
+            put_point(out, 1, ra, cb)
+        put_point(out, 2, rb, cb)
+        return 3
+    m = first_middle(g.colbits + ca * g.CW, g.colbits + cb * g.CW, ra, rb, g.H,
+                     g.rowbits, g.RW, ca, cb, L, True)
+    if m >= 0:
+        put_point(out, 1, m, ca)
+        put_point(out, 2, m, cb)
+    else:
+        m = first_middle(g.rowbits + ra * g.RW, g.rowbits + rb * g.RW, ca, cb, g.W,
+                         g.colbits, g.CW, ra, rb, L, False)
+        if m < 0:
+            return -2       # cannot happen: best_length found a path of this length
+        put_point(out, 1, ra, m)
+        put_point(out, 2, rb, m)
+    put_point(out, 3, rb, cb)
+    return 4
