@@ -1052,10 +1052,8 @@ def _query(grid: GridLike, a: Point, b: Point, rules: Optional[Rules], what: str
     own = DEFAULT_RULES if rules is None else as_rules(rules)
     if isinstance(grid, Board) or own.gravity is not None:
         return getattr(board_for(grid, rules), _BOARD_QUERIES[what])(a, b)
-    reader = GridReader(grid)
-    ra, ca = check_point(a, reader.rows, reader.cols)
-    rb, cb = check_point(b, reader.rows, reader.cols)
-    return getattr(reader, what)(ra, ca, rb, cb, own.max_turns, own.border)
+    reader = GridReader(grid)       # (which checks the points too)
+    return getattr(reader, what)(a, b, own.max_turns, own.border)
 
 
 _BOARD_QUERIES = {"link": "can_link", "path": "find_path"}

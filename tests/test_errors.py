@@ -6,6 +6,8 @@ check also asserts that the message names what is wrong.
 """
 from __future__ import annotations
 
+import collections
+import enum
 import os
 import re
 import subprocess
@@ -252,10 +254,21 @@ def test_point_coordinates_not_ints(point):
 
 
 def test_numpy_integer_points_and_sequences_are_accepted():
+    """A module call reads a tuple or list of two plain ints itself (in C) and gives anything
+    else to the facade's point check: both must take every kind of point a Board takes."""
     board = llk.Board(GOOD)
-    for a in [(np.int64(0), np.uint8(0)), np.array([0, 0]), [0, 0], (np.int8(0), 0)]:
+    Point = collections.namedtuple("Point", "row col")
+
+    class Row(enum.IntEnum):
+        TOP = 0
+
+    for a in [(np.int64(0), np.uint8(0)), np.array([0, 0]), [0, 0], (np.int8(0), 0),
+              Point(0, 0), (Row.TOP, 0)]:
         assert board.can_link(a, (0, 2))
         assert board.find_path(a, (0, 2)) == [(0, 0), (0, 2)]
+        for grid in (GOOD, np.array(GOOD)):
+            assert llk.can_link(grid, a, (0, 2)) and llk.can_link(grid, (0, 2), a)
+            assert llk.find_path(grid, a, (0, 2)) == [(0, 0), (0, 2)]
 
 
 @pytest.mark.parametrize("point", OFF_BOARD[:4] + NOT_PAIRS[:3] + NOT_INTS[:5], ids=repr)
@@ -594,8 +607,6 @@ def test_rows_of_arrays_that_numpy_promotes_are_still_grids():
 
 
 def test_int_subclasses_are_ints():
-    import enum
-
     class Tile(enum.IntEnum):
         EMPTY = 0
         CAT = 7

@@ -30,7 +30,7 @@ import operator
 
 import numpy as np
 
-from ..checks import shown
+from ..checks import point as check_point, shown
 from ..errors import BoardError
 from .state import MAX_SIDE
 
@@ -66,6 +66,21 @@ cdef inline Py_ssize_t seq_size(object o) noexcept:
 
 cdef inline PyObject *seq_item(object o, Py_ssize_t i) noexcept:
     return PyList_GET_ITEM(o, i) if PyList_Check(o) else PyTuple_GET_ITEM(o, i)
+
+
+cdef inline bint plain_index(PyObject *value, int bound, long long *out) noexcept:
+    """Is value an int of Python's own (not a bool, not a subclass) in [0, bound)? Into out."""
+    cdef int overflow = 0
+    if not PyLong_CheckExact(value):
+        return False
+    out[0] = PyLong_AsLongLongAndOverflow(value, &overflow)
+    return not overflow and 0 <= out[0] < bound
+
+
+cdef inline bint plain_point(object p, int rows, int cols, long long *out) noexcept:
+    """Is p a list or tuple of two plain_index values on a rows x cols board? Into out[0:2]."""
+    return (is_seq(p) and seq_size(p) == 2 and plain_index(seq_item(p, 0), rows, out)
+            and plain_index(seq_item(p, 1), cols, out + 1))
 
 
 cdef int refuse(object value, int r, int c) except -1:
@@ -309,8 +324,26 @@ cdef class GridReader:
 
     # ---- queries ------------------------------------------------------------------------------
 
-    def link(self, int ra, int ca, int rb, int cb, int max_turns, bint border):
-        """Can the tiles at (ra, ca) and (rb, cb) (points on the board) be removed together?"""
+    cdef int take_points(self, a, b, int *out) except -1:
+        """The points a and b as (ra, ca, rb, cb) into out: a list or tuple of two ints of
+        Python's own on the grid is read here, anything else by the facade's point check, which
+        says what is wrong (a failing point, or a first check in Python, cost as much as the
+        link test)."""
+        cdef long long v[4]
+        cdef int i
+        if plain_point(a, self.rows, self.cols, v) and plain_point(b, self.rows, self.cols, v + 2):
+            for i in range(4):
+                out[i] = <int>v[i]
+            return 0
+        out[0], out[1] = check_point(a, self.rows, self.cols)
+        out[2], out[3] = check_point(b, self.rows, self.cols)
+        return 0
+
+    def link(self, a, b, int max_turns, bint border):
+        """Can the tiles at points a and b be removed together?"""
+        cdef int p[4]
+        self.take_points(a, b, p)
+        cdef int ra = p[0], ca = p[1], rb = p[2], cb = p[3]
         cdef int32_t va = self.cell(ra, ca), vb = self.cell(rb, cb)
         if (ra == rb and ca == cb) or va <= 0 or va != vb:
             return False
@@ -318,8 +351,11 @@ cdef class GridReader:
             return self.search_path(ra, ca, rb, cb, max_turns, border, NULL) >= 0
         return self.sweep(ra, ca, rb, cb, max_turns, border)
 
-    def path(self, int ra, int ca, int rb, int cb, int max_turns, bint border):
-        """Corner points of the best path (as link.path), or None."""
+    def path(self, a, b, int max_turns, bint border):
+        """Corner points of the best path between points a and b (as link.path), or None."""
+        cdef int p[4]
+        self.take_points(a, b, p)
+        cdef int ra = p[0], ca = p[1], rb = p[2], cb = p[3]
         cdef int32_t va = self.cell(ra, ca), vb = self.cell(rb, cb)
         cdef int n, i
         if (ra == rb and ca == cb) or va <= 0 or va != vb:
@@ -554,9 +590,7 @@ def row_point_cells(rows_of_points, int m, int rows, int cols, int width):
     names. Its checks in Python cost 6 us a query (a bot's 200 link queries: 1.3 ms)."""
     cdef Py_ssize_t k, i, j
     cdef PyObject *row
-    cdef PyObject *value
     cdef long long r, c
-    cdef int overflow = 0
     if not is_seq(rows_of_points):
         return None
     k = seq_size(rows_of_points)
@@ -571,15 +605,8 @@ def row_point_cells(rows_of_points, int m, int rows, int cols, int width):
         if not is_seq(<object>row) or seq_size(<object>row) != 2 * m:
             return None
         for j in range(m):
-            value = seq_item(<object>row, 2 * j)
-            if not PyLong_CheckExact(value):
-                return None
-            r = PyLong_AsLongLongAndOverflow(value, &overflow)
-            value = seq_item(<object>row, 2 * j + 1)
-            if overflow or not PyLong_CheckExact(value):
-                return None
-            c = PyLong_AsLongLongAndOverflow(value, &overflow)
-            if overflow or r < 0 or r >= rows or c < 0 or c >= cols:
+            if not (plain_index(seq_item(<object>row, 2 * j), rows, &r)
+                    and plain_index(seq_item(<object>row, 2 * j + 1), cols, &c)):
                 return None
             out[i * m + j] = <int32_t>((r + 1) * width + c + 1)
     return cells
