@@ -4,9 +4,9 @@
 A module call such as ``llk.can_link(grid, a, b)`` on a bot's own list of lists must not pay for
 a whole Board. ``GridReader`` checks the grid's structure (2-D, not empty, not ragged, sides at
 most MAX_SIDE, an integer dtype, no mask) when it is made, and then reads only the cells a query
-needs, checking each value it reads (an int that fits in int32, not a bool). A link test up to two
-turns reads its two endpoints, the four lines through them and the crossing lines that the
-run-sweep (sweep.pxd) looks at; everything else (paths, more turns, gravity, every pair) reads the
+needs, checking each value it reads (an int that fits in int32, not a bool). A link test or a path
+up to two turns reads its two endpoints, the four lines through them and the crossing lines that
+the run-sweep (sweep.pxd) looks at; everything else (more turns, gravity, every pair) reads the
 whole grid once, in C. ``state`` converts the whole grid into a GridState for a Board.
 
 Lists and tuples of lists and tuples are read through the C API without copying; any other
