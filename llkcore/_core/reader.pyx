@@ -103,6 +103,16 @@ cdef struct Lines:
     bint border
 
 
+cdef inline void crossing_ranges(const Grid *g, int pa, int pb, int *rows_lo, int *rows_hi,
+                                int *cols_lo, int *cols_hi) noexcept nogil:
+    """The crossing lines a path of two turns between padded cells pa and pb may run its middle
+    on: the rows in both empty runs of their columns, the columns in both runs of their rows
+    (run_overlap; lo > hi when there are none). Reads the four lines through pa and pb."""
+    cdef int ra = pa // g.W, ca = pa % g.W, rb = pb // g.W, cb = pb % g.W
+    run_overlap(g.colbits + ca * g.CW, g.colbits + cb * g.CW, ra, rb, g.H, rows_lo, rows_hi)
+    run_overlap(g.rowbits + ra * g.RW, g.rowbits + rb * g.RW, ca, cb, g.W, cols_lo, cols_hi)
+
+
 cdef class GridReader:
     """A user's grid (list of lists, tuple, ndarray, any iterable of rows), checked for shape,
     read cell by cell as queries need. Keeps a reference to the grid; copies nothing."""
@@ -326,9 +336,8 @@ cdef class GridReader:
 
     cdef int take_points(self, a, b, int *out) except -1:
         """The points a and b as (ra, ca, rb, cb) into out: a list or tuple of two ints of
-        Python's own on the grid is read here, anything else by the facade's point check, which
-        says what is wrong (a failing point, or a first check in Python, cost as much as the
-        link test)."""
+        Python's own on the grid is read here (the two checks in Python cost as much as a link
+        test), anything else by the facade's point check, which says what is wrong."""
         cdef long long v[4]
         cdef int i
         if plain_point(a, self.rows, self.cols, v) and plain_point(b, self.rows, self.cols, v + 2):
@@ -416,7 +425,7 @@ cdef class GridReader:
         cdef char *mem = <char *>llk_calloc(nbits * sizeof(uint64_t)
                                             + (H + W) * sizeof(int32_t) + H + W, 1)
         if mem == NULL:
-            raise MemoryError("llkcore: cannot allocate a link test")
+            raise MemoryError("llkcore: cannot allocate a query's lines")
         memset(L, 0, sizeof(Lines))
         g.rows, g.cols, g.H, g.W, g.RW, g.CW = self.rows, self.cols, H, W, RW, CW
         g.rowbits = <uint64_t *>mem
@@ -446,19 +455,13 @@ cdef class GridReader:
         cdef Lines L
         cdef char *mem = self.open_lines(&L, ra, ca, rb, cb, border)
         cdef Grid *g = &L.g
-        cdef int lo, hi, m, batch = 8
-        cdef int rows_lo = 0, rows_hi = -1, cols_lo = 0, cols_hi = -1
+        cdef int m, batch = 8, rows_lo, rows_hi, cols_lo, cols_hi
         cdef int pa = (ra + 1) * g.W + ca + 1, pb = (rb + 1) * g.W + cb + 1
         cdef bint linked
         try:
             linked = link_sweep(g, pa, pb, max_turns)
             # The crossing lines each half of the sweep may test: rows, then columns.
-            if run_overlap(g.colbits + (ca + 1) * g.CW, g.colbits + (cb + 1) * g.CW, ra + 1,
-                           rb + 1, g.H, &lo, &hi):
-                rows_lo, rows_hi = lo, hi
-            if run_overlap(g.rowbits + (ra + 1) * g.RW, g.rowbits + (rb + 1) * g.RW, ca + 1,
-                           cb + 1, g.W, &lo, &hi):
-                cols_lo, cols_hi = lo, hi
+            crossing_ranges(g, pa, pb, &rows_lo, &rows_hi, &cols_lo, &cols_hi)
             while not linked and (rows_lo <= rows_hi or cols_lo <= cols_hi):
                 for m in range(rows_lo, min(rows_lo + batch, rows_hi + 1)):
                     self.fill(&L, m, True)
@@ -487,20 +490,17 @@ cdef class GridReader:
         cdef char *mem = self.open_lines(&L, ra, ca, rb, cb, border)
         cdef Grid *g = &L.g
         cdef int pa = (ra + 1) * g.W + ca + 1, pb = (rb + 1) * g.W + cb + 1
-        cdef int rows_lo = 0, rows_hi = -1, cols_lo = 0, cols_hi = -1, m, d = 0, length, n
+        cdef int rows_lo, rows_hi, cols_lo, cols_hi, m, d = 0, length, n
         cdef int r_near = min(ra, rb) + 1, r_far = max(ra, rb) + 1
         cdef int c_near = min(ca, cb) + 1, c_far = max(ca, cb) + 1
         try:
             if max_turns == 2 and not link_sweep(g, pa, pb, 1):
                 # Inside the span every crossing line gives the least length.
-                if run_overlap(g.colbits + (ca + 1) * g.CW, g.colbits + (cb + 1) * g.CW, ra + 1,
-                               rb + 1, g.H, &rows_lo, &rows_hi):
-                    for m in range(max(rows_lo, r_near), min(rows_hi, r_far) + 1):
-                        self.fill(&L, m, True)
-                if run_overlap(g.rowbits + (ra + 1) * g.RW, g.rowbits + (rb + 1) * g.RW, ca + 1,
-                               cb + 1, g.W, &cols_lo, &cols_hi):
-                    for m in range(max(cols_lo, c_near), min(cols_hi, c_far) + 1):
-                        self.fill(&L, m, False)
+                crossing_ranges(g, pa, pb, &rows_lo, &rows_hi, &cols_lo, &cols_hi)
+                for m in range(max(rows_lo, r_near), min(rows_hi, r_far) + 1):
+                    self.fill(&L, m, True)
+                for m in range(max(cols_lo, c_near), min(cols_hi, c_far) + 1):
+                    self.fill(&L, m, False)
                 length = two_turn_length(g, pa, pb)
                 while ((length < 0 or length > (r_far - r_near) + (c_far - c_near) + 2 * d)
                        and (r_near - d > rows_lo or r_far + d < rows_hi
