@@ -261,7 +261,7 @@ def test_analyze_matches_solving_the_same_seeded_deals(tmp_path, capsys):
     out_json = tmp_path / "a.json"
     code, out, err = run(capsys, "analyze", "--size", "6x6", "--count", 24, "--seed", 9,
                          "--workers", 2, "--json", out_json, "-q")
-    assert code == 0, err
+    assert code == 0 and err == f"wrote the results of 24 deals to {out_json}\n", err
     assert "solvable" in out and "24 boards" in out
     data = json.loads(out_json.read_text())
     verdicts, nodes = [], []
@@ -293,6 +293,50 @@ def test_analyze_refuses_an_unwritable_json_before_the_run(tmp_path, capsys):
         code, out, err = run(capsys, "analyze", "--count", 10**6, "--json", where, "-q")
         assert code == 2 and "cannot write" in one_error_line(err, "analyze")
         assert time.perf_counter() - start < 30 and "boards" not in out
+
+
+@pytest.mark.parametrize("argv", [["analyze", "--size", "4x4", "--count", "3", "-q", "--json",
+                                   "out.json"],
+                                  ["solve", "b.txt", "--json", "out.json", "--svg", "out.svg"]])
+def test_files_asked_for_are_written_when_stdout_fails(tmp_path, argv):
+    """A helper's audit: ``llk analyze --json run.json | head -1`` printed its summary first, met
+    the pipe its reader had closed and exited 0 without writing run.json (the whole run lost);
+    ``llk solve --svg`` the same. Files are written first: then a gone reader is still exit 0, a
+    full disk exit 2, and the files are there either way."""
+    (tmp_path / "b.txt").write_text("1 1\n2 2\n")
+    outputs = [tmp_path / name for name in argv if name.startswith("out.")]
+    command = [sys.executable, "-m", "llkcore", *argv]
+    read_end, write_end = os.pipe()
+    os.close(read_end)              # the reader is gone before the first line
+    try:
+        done = subprocess.run(command, cwd=tmp_path, stdout=write_end, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
+    finally:
+        os.close(write_end)
+    assert done.returncode == 0, done.stderr
+    assert all(path.stat().st_size > 0 for path in outputs), done.stderr
+    if os.path.exists("/dev/full"):
+        for path in outputs:
+            path.unlink()
+        with open("/dev/full", "w") as full:
+            done = subprocess.run(command, cwd=tmp_path, stdout=full, stderr=subprocess.PIPE,
+                                  text=True, timeout=120)
+        assert done.returncode == 2, done.stderr
+        assert all(path.stat().st_size > 0 for path in outputs), done.stderr
+
+
+@pytest.mark.parametrize("argv", [["analyze", "--size", "4x4", "--count", "2", "-q", "--json"],
+                                  ["solve", "b.txt", "--json"], ["solve", "b.txt", "--svg"],
+                                  ["analyze", "--count", "2", "-q", "--keep-moves", "--json"]])
+def test_an_empty_output_name_is_refused(tmp_path, capsys, monkeypatch, argv):
+    """``--json ""`` (say ``--json "$OUT"`` with OUT unset) was taken as no --json: the run's
+    results went nowhere, and with --keep-moves the error said --json was missing."""
+    (tmp_path / "b.txt").write_text("1 1\n2 2\n")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, *argv, "")
+    assert code == 2 and one_error_line(err, argv[0]).endswith(
+        "an output file name is empty: give a name, or - for stdout")
+    assert not out
 
 
 def test_analyze_reproduces_its_exact_time_limit(capsys):
@@ -671,6 +715,21 @@ def test_copies_and_types_together_or_copies_beyond_the_board_are_refused(capsys
     code, _, err = run(capsys, *command, "--copies", 1000)
     assert code == 2 and one_error_line(err, command[0]).endswith(
         "--copies 1000: 1000 tiles of a type do not fit in 144 cells (at most 144)")
+
+
+@pytest.mark.parametrize("command", [["generate", "1x2"], ["analyze", "--size", "1x2", "-q"],
+                                     ["play", "1x2"]])
+def test_the_default_copies_are_checked_against_the_board_too(capsys, command):
+    """A helper's audit: llk analyze --size 1x2 dealt one pair a deal while its summary said "4
+    copies per type", and the command its --json gives to reproduce the run (with --copies 4)
+    was refused."""
+    code, _, err = run(capsys, *command)
+    assert code == 2 and one_error_line(err, command[0]).endswith(
+        "--copies 4 (the default): 4 tiles of a type do not fit in 2 cells (at most 2): give "
+        "--copies 2")
+    if command[0] != "play":
+        code, out, err = run(capsys, *command, "--copies", 2)
+        assert code == 0, err
 
 
 @pytest.mark.parametrize("fmt", ["text", "json"])

@@ -11,7 +11,7 @@ from ..batch import analyze
 from ..coords import size_words
 from ..deals import Deals, generate
 from ..errors import AnalysisInterrupted, BoardError
-from .files import check_writable, write_text
+from .files import check_writable, say_wrote, write_text
 from .options import (SEED, SIZE_HELP, UsageError, add_deal_counts, add_rules, add_solver,
                       deal_counts, int_in, parse_size, rules_from)
 
@@ -49,7 +49,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.keep_moves and not args.json:
+    if args.keep_moves and args.json is None:
         raise UsageError("--keep-moves keeps the solutions in the --json document: give both")
     rules = rules_from(args)
     rows, cols = args.size
@@ -61,8 +61,8 @@ def run(args: argparse.Namespace) -> int:
     except (BoardError, ValueError) as exc:
         counts = f"--copies {args.copies}" if args.types is None else f"--types {args.types}"
         raise UsageError(f"--size {rows}x{cols} with {counts}: {exc}") from None
-    if args.json:
-        check_writable(args.json)       # before the run, not after it
+    if args.json is not None:
+        check_writable(args.json)       # before the run, not after it ("" is refused)
     progress = args.progress if args.progress is not None else bool(
         sys.stderr and sys.stderr.isatty())
     deals = Deals(rows, cols, args.count, copies=args.copies, types=args.types,
@@ -82,8 +82,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def report(args: argparse.Namespace, rules, result: Analysis, interrupted: bool = False) -> None:
-    """Print the summary of ``result`` (the first ``len(result)`` deals) and write --json."""
+    """Write --json and print the summary of ``result`` (the first ``len(result)`` deals)."""
     rows, cols = args.size
+    if args.json is not None:
+        # The file first: a summary that cannot be printed (llk analyze ... | head -1, a full
+        # disk) must not lose the run's results.
+        data = result.to_dict()
+        data["deals"] = {"rows": rows, "cols": cols, "count": len(result),
+                         "copies": args.copies, "types": args.types, "solvable": args.solvable,
+                         "seed": args.seed}
+        data["reproduce"] = command_line(args, rules, len(result))
+        write_text(args.json, json.dumps(data) + "\n")
+        say_wrote(f"the results of {len(result)} deals", args.json)
     what = "solvable deals" if args.solvable else "random deals"
     # With --json - the JSON owns stdout and the table goes to stderr.
     table = sys.stderr if args.json == "-" else sys.stdout
@@ -93,13 +103,6 @@ def report(args: argparse.Namespace, rules, result: Analysis, interrupted: bool 
     print(f"{size_words(rows, cols)}, {what}, {counts}, seed {args.seed}, rules: "
           f"turns={rules.max_turns} border={rules.border} gravity={rules.gravity}", file=table)
     print(result.summary(), file=table)
-    if args.json:
-        data = result.to_dict()
-        data["deals"] = {"rows": rows, "cols": cols, "count": len(result),
-                         "copies": args.copies, "types": args.types, "solvable": args.solvable,
-                         "seed": args.seed}
-        data["reproduce"] = command_line(args, rules, len(result))
-        write_text(args.json, json.dumps(data) + "\n")
 
 
 def command_line(args: argparse.Namespace, rules, count: int) -> str:

@@ -130,11 +130,16 @@ def deal_counts(args: argparse.Namespace, cells: int) -> None:
     command line both would contradict what was asked."""
     if args.copies is not None and args.types is not None:
         raise UsageError("give --copies or --types, not both")
-    if args.copies is not None and args.copies > cells:
-        raise UsageError(f"--copies {args.copies}: {args.copies} tiles of a type do not fit in "
-                         f"{cells} cells (at most {cells - cells % 2})")
-    if args.types is None and args.copies is None:
+    default = args.types is None and args.copies is None
+    if default:
         args.copies = 4
+    if args.copies is not None and args.copies > cells:
+        # The default too: a 1x2 run is one pair, not "4 copies per type" as its summary and
+        # its --json's command to reproduce it would say.
+        fits = cells - cells % 2
+        raise UsageError(f"--copies {args.copies}{' (the default)' if default else ''}: "
+                         f"{args.copies} tiles of a type do not fit in {cells} cells (at most "
+                         f"{fits})" + (f": give --copies {fits}" if default and fits else ""))
 
 
 def add_rules(p: argparse.ArgumentParser) -> None:

@@ -30,14 +30,14 @@ def run(args: argparse.Namespace) -> int:
     if args.svg == "-" and args.json == "-":
         raise UsageError("--svg - and --json - cannot both have stdout")
     for out in (args.json, args.svg):
-        if out:
-            check_writable(out)         # before the solve, not after it
+        if out is not None:
+            check_writable(out)         # before the solve, not after it ("" is refused)
     board = read_board(args.board, lambda file_rules: rules_from(args, file_rules))
     sol = solve(board, strategy=args.strategy, node_limit=args.node_limit,
                 time_limit=args.time_limit)
     verdict = Verdict(sol.verdict).name.lower()        # the JSON's: the reason has its own key
     moves = sol.moves if sol.verdict == Verdict.SOLVABLE else None
-    if args.json:
+    if args.json is not None:
         r = board.rules
         data = {"verdict": verdict, "reason": sol.reason, "strategy": args.strategy,
                 "nodes": int(sol.nodes), "seconds": float(sol.seconds),
@@ -48,6 +48,12 @@ def run(args: argparse.Namespace) -> int:
         write_text(args.json, json.dumps(data) + "\n")
         say_wrote(f"the result ({verdict}"
                   + ("" if moves is None else f", {len(moves)} moves") + ")", args.json)
+    if args.svg is not None:
+        # Files before the report: a report that cannot be printed (llk solve ... | true, a
+        # full disk) must not lose them.
+        from ..render import svg
+        write_text(args.svg, svg(board, solution=moves))
+        say_wrote("the picture", args.svg)
     if args.json != "-":        # (--json - is the report: JSON on stdout)
         # The report as without --json (as analyze prints its table beside its --json file);
         # with --svg - the picture owns stdout and the report goes to stderr.
@@ -57,8 +63,4 @@ def run(args: argparse.Namespace) -> int:
         if moves is not None:
             for k, move in enumerate(moves, 1):
                 print(f"{k:4d}  {pair_text(move)}", file=report)
-    if args.svg:
-        from ..render import svg
-        write_text(args.svg, svg(board, solution=moves))
-        say_wrote("the picture", args.svg)
     return 0
