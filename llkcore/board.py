@@ -1063,9 +1063,10 @@ def can_link(grid: GridLike, a: Point, b: Point, *, rules: Optional[Rules] = Non
     """True iff the tiles at a and b of ``grid`` can be removed together under ``rules``.
 
     Reads the grid in place: its shape and only the cells the test needs are checked (the two
-    endpoints, the lines through them and the crossing lines between them), so a call costs
-    microseconds whatever the board's size. With gravity rules the grid is compacted first and
-    a and b are points on the compacted board (like a Board).
+    endpoints, the lines through them and, of the crossing lines, the part between them), so a
+    call costs microseconds on most boards and at most about a line's cells per crossing line
+    (0.2 ms on a 1024 x 1024 maze). With gravity rules the grid is compacted first and a and b
+    are points on the compacted board (like a Board).
     """
     return _query(grid, a, b, rules, "link")
 

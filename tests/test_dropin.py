@@ -88,6 +88,33 @@ def test_a_wide_query_reads_only_the_lines_it_needs():
         llk.Board(grid)
 
 
+def test_crossing_lines_are_read_only_between_the_two_tiles():
+    """A helper's audit: on a maze of wall rows without the ring, the one path between two tiles
+    ran its middle down a column at the far side, and every crossing column up to it was read in
+    full (49 ms a call at 1024 x 1024, more than building a Board). A middle segment lies between
+    the two tiles' rows (or columns), so only that part of a crossing line is read: junk in the
+    rest of those columns is never looked at."""
+    n = 60
+    grid = [["junk"] * n for _ in range(n)]
+    for r in range(n):
+        grid[r][1] = -1
+    for r in (10, 17):
+        grid[r] = [-1, 5] + [0] * (n - 3) + [-1]
+    for r in range(11, 17):
+        grid[r][2:] = [-1] * (n - 2)
+        grid[r][n - 2] = 0                          # the one gap, at the far side
+    rules = llk.Rules(border=False)
+    want = [(10, 1), (10, n - 2), (17, n - 2), (17, 1)]
+    assert llk.can_link(grid, (10, 1), (17, 1), rules=rules) is True
+    assert llk.find_path(grid, (10, 1), (17, 1), rules=rules) == want
+    assert llk.find_path(grid, (17, 1), (10, 1), rules=rules) == want[::-1]
+    grid[13][n - 2] = -1                            # no gap: no path, still without the junk
+    assert llk.can_link(grid, (10, 1), (17, 1), rules=rules) is False
+    assert llk.find_path(grid, (10, 1), (17, 1), rules=rules) is None
+    with pytest.raises(llk.BoardError, match="junk"):
+        llk.Board(grid, rules=rules)
+
+
 @settings(max_examples=examples(60))
 @given(data=st.data(), r=rules_st(turns=(0, 1, 2)))
 def test_module_paths_on_sparse_grids_read_the_lines_of_every_best_path(data, r):

@@ -5,8 +5,8 @@ A module call such as ``llk.can_link(grid, a, b)`` on a bot's own list of lists 
 a whole Board. ``GridReader`` checks the grid's structure (2-D, not empty, not ragged, sides at
 most MAX_SIDE, an integer dtype, no mask) when it is made, and then reads only the cells a query
 needs, checking each value it reads (an int that fits in int32, not a bool). A link test or a path
-up to two turns reads its two endpoints, the four lines through them and the crossing lines that
-the run-sweep (sweep.pxd) looks at; everything else (more turns, gravity, every pair) reads the
+up to two turns reads its two endpoints, the four lines through them and, of the crossing lines
+that the run-sweep (sweep.pxd) looks at, the part between the two points; everything else (more turns, gravity, every pair) reads the
 whole grid once, in C. ``state`` converts the whole grid into a GridState for a Board.
 
 Lists and tuples of lists and tuples are read through the C API without copying; any other
@@ -21,7 +21,7 @@ from libc.string cimport memset
 
 from .alloc cimport llk_calloc, llk_free, llk_malloc
 from .grid cimport Grid
-from .sweep cimport link_sweep, run_overlap, swept_path, two_turn_length
+from .sweep cimport link_sweep, middle_clear, run_overlap, swept_path
 from .path cimport PathWork, best_path, path_search, path_work_alloc, path_work_free
 from .state cimport GridState
 
@@ -435,10 +435,10 @@ cdef class GridReader:
         L.done = <uint8_t *>(L.line + H + W)     # rows 0..H-1, then columns
         L.border = border
         try:
-            self.fill(L, ca + 1, False)
-            self.fill(L, cb + 1, False)
-            self.fill(L, ra + 1, True)
-            self.fill(L, rb + 1, True)
+            self.fill(L, ca + 1, False, 0, H - 1)
+            self.fill(L, cb + 1, False, 0, H - 1)
+            self.fill(L, ra + 1, True, 0, W - 1)
+            self.fill(L, rb + 1, True, 0, W - 1)
         except BaseException:
             llk_free(mem)
             raise
@@ -457,6 +457,8 @@ cdef class GridReader:
         cdef Grid *g = &L.g
         cdef int m, batch = 8, rows_lo, rows_hi, cols_lo, cols_hi
         cdef int pa = (ra + 1) * g.W + ca + 1, pb = (rb + 1) * g.W + cb + 1
+        cdef int r_near = min(ra, rb) + 1, r_far = max(ra, rb) + 1
+        cdef int c_near = min(ca, cb) + 1, c_far = max(ca, cb) + 1
         cdef bint linked
         try:
             linked = link_sweep(g, pa, pb, max_turns)
@@ -464,9 +466,9 @@ cdef class GridReader:
             crossing_ranges(g, pa, pb, &rows_lo, &rows_hi, &cols_lo, &cols_hi)
             while not linked and (rows_lo <= rows_hi or cols_lo <= cols_hi):
                 for m in range(rows_lo, min(rows_lo + batch, rows_hi + 1)):
-                    self.fill(&L, m, True)
+                    self.fill(&L, m, True, c_near + 1, c_far - 1)
                 for m in range(cols_lo, min(cols_lo + batch, cols_hi + 1)):
-                    self.fill(&L, m, False)
+                    self.fill(&L, m, False, r_near + 1, r_far - 1)
                 rows_lo += batch
                 cols_lo += batch
                 batch *= 2
@@ -483,46 +485,57 @@ cdef class GridReader:
         A path of at most one turn runs on the four lines through the two points. A two-turn
         path's middle runs on a crossing line inside the runs' overlap, and is longer by two
         for each line it lies beyond the points' span; so the crossing lines are read outward
-        from the span, one distance at a time, until two_turn_length finds a path no longer
-        than the lines read allow. Every best path (fewest turns, then shortest) then lies on
-        lines read, so the unread ones (all ones: occupied) change nothing."""
+        from the span, one distance at a time, until one of them has a clear middle (each line
+        tested alone when read: the sweep of every line read, at each distance, cost
+        milliseconds across a 1024 x 1024 maze). Every best path (fewest turns, then shortest)
+        then lies on lines read, so the unread ones (all ones: occupied) change nothing."""
         cdef Lines L
         cdef char *mem = self.open_lines(&L, ra, ca, rb, cb, border)
         cdef Grid *g = &L.g
         cdef int pa = (ra + 1) * g.W + ca + 1, pb = (rb + 1) * g.W + cb + 1
-        cdef int rows_lo, rows_hi, cols_lo, cols_hi, m, d = 0, length, n
+        cdef int rows_lo, rows_hi, cols_lo, cols_hi, m, d = 0, n
         cdef int r_near = min(ra, rb) + 1, r_far = max(ra, rb) + 1
         cdef int c_near = min(ca, cb) + 1, c_far = max(ca, cb) + 1
+        # The run-sweep's two halves: the lines through a and b and the crossing lines.
+        cdef const uint64_t *cols_a = g.colbits + (ca + 1) * g.CW
+        cdef const uint64_t *cols_b = g.colbits + (cb + 1) * g.CW
+        cdef const uint64_t *rows_a = g.rowbits + (ra + 1) * g.RW
+        cdef const uint64_t *rows_b = g.rowbits + (rb + 1) * g.RW
+        cdef bint found
         try:
             if max_turns == 2 and not link_sweep(g, pa, pb, 1):
                 # Inside the span every crossing line gives the least length.
                 crossing_ranges(g, pa, pb, &rows_lo, &rows_hi, &cols_lo, &cols_hi)
                 for m in range(max(rows_lo, r_near), min(rows_hi, r_far) + 1):
-                    self.fill(&L, m, True)
+                    self.fill(&L, m, True, c_near + 1, c_far - 1)
                 for m in range(max(cols_lo, c_near), min(cols_hi, c_far) + 1):
-                    self.fill(&L, m, False)
-                length = two_turn_length(g, pa, pb)
-                while ((length < 0 or length > (r_far - r_near) + (c_far - c_near) + 2 * d)
-                       and (r_near - d > rows_lo or r_far + d < rows_hi
-                            or c_near - d > cols_lo or c_far + d < cols_hi)):
+                    self.fill(&L, m, False, r_near + 1, r_far - 1)
+                found = link_sweep(g, pa, pb, 2)
+                while not found and (r_near - d > rows_lo or r_far + d < rows_hi
+                                     or c_near - d > cols_lo or c_far + d < cols_hi):
                     d += 1
                     for m in (r_near - d, r_far + d):
                         if rows_lo <= m <= rows_hi:
-                            self.fill(&L, m, True)
+                            self.fill(&L, m, True, c_near + 1, c_far - 1)
+                            found |= middle_clear(cols_a, cols_b, ra + 1, rb + 1, g.H,
+                                                  g.rowbits, g.RW, ca + 1, cb + 1, m)
                     for m in (c_near - d, c_far + d):
                         if cols_lo <= m <= cols_hi:
-                            self.fill(&L, m, False)
-                    length = two_turn_length(g, pa, pb)
+                            self.fill(&L, m, False, r_near + 1, r_far - 1)
+                            found |= middle_clear(rows_a, rows_b, ca + 1, cb + 1, g.W,
+                                                  g.colbits, g.CW, ra + 1, rb + 1, m)
             n = swept_path(g, pa, pb, max_turns, corners)
         finally:
             llk_free(mem)
         return n
 
-    cdef int fill(self, Lines *L, int k, bint row) except -1:
-        """Set the occupancy bits of padded row (or column) k, reading its cells once."""
+    cdef int fill(self, Lines *L, int k, bint row, int lo, int hi) except -1:
+        """Set the occupancy bits of cells lo..hi (padded indices) of padded row (or column) k,
+        reading them once; the line's other cells stay unread (ones: occupied). A crossing
+        line is read only between the two points: a path's middle uses no other cell of it."""
         cdef Grid *g = &L.g
         cdef uint64_t *bits
-        cdef int n, i, last
+        cdef int n, i, last, first, count
         cdef bint ring_line
         if L.done[k if row else g.H + k]:
             return 0
@@ -531,22 +544,22 @@ cdef class GridReader:
             bits, n, last = g.rowbits + k * g.RW, g.W, g.H - 1
         else:
             bits, n, last = g.colbits + k * g.CW, g.H, g.W - 1
-        memset(bits, 0, (g.RW if row else g.CW) * sizeof(uint64_t))     # was all ones: unread
         ring_line = k == 0 or k == last
-        if not L.border:
-            # The ring is a wall: all of a ring line, the two ends of any other.
-            for i in range(n):
-                if ring_line or i == 0 or i == n - 1:
-                    bits[i >> 6] |= (<uint64_t>1) << (i & 63)
-        if ring_line:
+        for i in range(lo, hi + 1):
+            # The ring's cells are empty with the border on, a wall without it.
+            if L.border or not (ring_line or i == 0 or i == n - 1):
+                bits[i >> 6] &= ~((<uint64_t>1) << (i & 63))
+        first = max(lo, 1)
+        count = min(hi, n - 2) - first + 1
+        if ring_line or count <= 0:
             return 0
         if row:
-            self.read_line(k - 1, 0, 0, 1, n - 2, L.line)
+            self.read_line(k - 1, first - 1, 0, 1, count, L.line)
         else:
-            self.read_line(0, k - 1, 1, 0, n - 2, L.line)
-        for i in range(n - 2):
+            self.read_line(first - 1, k - 1, 1, 0, count, L.line)
+        for i in range(count):
             if L.line[i] != 0:
-                bits[(i + 1) >> 6] |= (<uint64_t>1) << ((i + 1) & 63)
+                bits[(first + i) >> 6] |= (<uint64_t>1) << ((first + i) & 63)
         return 0
 
 
