@@ -490,6 +490,11 @@ def search(state: GridState, rules: Rules, budget: Budget) -> Decision:
     solver, within ``budget``."""
     if state.tiles == 0:
         return Decision(Verdict.SOLVABLE, _NO_CERTIFICATE)
+    if state.odd_type() or not _pairs.has_move(state, rules.max_turns):
+        # Lost at sight, whatever the budget (a time limit of 0 too: these are checks, not a
+        # search), as traps() answers a position without moves: a tile would be left over, or
+        # no pair can be removed.
+        return Decision(Verdict.UNSOLVABLE)
     if budget.seconds == 0 or (budget.cancel is not None and budget.cancel[0]):
         return Decision(Verdict.UNKNOWN)       # a time limit of 0: only what is already known
     start = time.perf_counter()

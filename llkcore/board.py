@@ -666,7 +666,8 @@ class Board:
         """Can the position still be cleared? SOLVABLE (a clearing sequence was found),
         UNSOLVABLE (proved lost) or UNKNOWN (not decided within ``time_limit`` seconds, None for
         no limit). ``time_limit=0`` searches nothing: it answers from what is already known,
-        the cache and the certificates below, and UNKNOWN otherwise.
+        the cache and the certificates below, and what needs no search (a type with an odd
+        number of tiles, or no pair to remove: UNSOLVABLE), and UNKNOWN otherwise.
 
         Answers are cached by position (rules and grid), so asking again after a move, undo or
         redo costs a hash unless the position is new; an UNKNOWN is searched again when asked

@@ -134,6 +134,23 @@ def test_a_position_with_a_tile_left_over_is_lost():
         assert llk.rate(odd, playouts=4).clear_rate == 0.0
 
 
+@pytest.mark.parametrize("time_limit", [0, 1e-9, 1.0])
+@pytest.mark.parametrize("gravity", [None, "down"])
+def test_a_position_lost_at_sight_is_unsolvable_at_any_time_limit(time_limit, gravity):
+    """A helper's audit: winnable(time_limit=0) on a stuck position said UNKNOWN while traps()
+    with the same limit said UNSOLVABLE, and a tile left over was UNKNOWN to winnable, traps and
+    the safe hint at 0: a game asking winnable(time_limit=0) every frame never learnt that a
+    dead game was dead. Neither needs a search."""
+    rules = llk.Rules(border=False, gravity=gravity)
+    stuck = llk.Board([[1, 2], [2, 1]], rules=rules)
+    odd = llk.Board([[1, 1, 1]], rules=rules)
+    for board in (stuck, odd):
+        assert board.winnable(time_limit=time_limit) == U
+        assert board.traps(time_limit=time_limit).verdict == U
+    assert stuck.hint(safe=True, time_limit=time_limit) is None
+    assert odd.hint(safe=True, time_limit=time_limit).verdict == U
+
+
 def test_a_hint_with_no_proof_in_time_falls_back_to_the_plain_hint(monkeypatch):
     board = llk.generate(6, 6, seed=8)
     board.certificate = None

@@ -381,6 +381,18 @@ cdef class GridState:
         finally:
             self.unlock()
 
+    def odd_type(self):
+        """Whether some type has an odd number of tiles left: then no play clears the board."""
+        cdef int t
+        self.lock()
+        try:
+            for t in range(self.g.ntypes):
+                if self.g.count[t] % 2:
+                    return True
+            return False
+        finally:
+            self.unlock()
+
     def positions_of(self, int value):
         """Padded positions of the live tiles of a type, in index (slot) order; empty if none."""
         cdef int t, i
