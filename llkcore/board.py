@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import itertools
 import os
+import re
 import threading
 import weakref
 from typing import (TYPE_CHECKING, Any, Dict, Hashable, Iterable, List, Literal, Optional, Sequence,
@@ -975,12 +976,26 @@ def _number_walls(walls: Iterable[Hashable], labels: Dict[int, Hashable]) -> Non
             labels[min(labels) - 1] = label         # (labels holds 0, the empty label)
 
 
+#: Where str.splitlines ends a line ("\r\n" is one break).
+_BREAKS = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_LINE_BREAK = re.compile(f"\r\n|[{_BREAKS}]")
+#: A line with something on it: blank lines are skipped in C, not one by one in Python.
+_TEXT_ROW = re.compile(f"[^\\S{_BREAKS}]*\\S[^{_BREAKS}]*")
+
+
+def _line_number(text: str, pos: int) -> int:
+    """The line (from 1) of ``text`` that position ``pos`` is on: for error messages only."""
+    return 1 + sum(1 for _ in _LINE_BREAK.finditer(text, 0, pos))
+
+
 def parse_text(text: Union[str, bytes]) -> List[List[int]]:
     """Rows of whitespace-separated ints (``.`` = 0, ``#`` = -1) into a list of lists.
 
     Only ASCII digits with an optional leading ``-`` are numbers (no ``+``, ``_`` or other
     scripts' digits). Bytes are read as ``from_json`` reads them (UTF-8, -16 or -32:
-    ``text_of``); a byte order mark is skipped, in a str too (``read_text()`` keeps it)."""
+    ``text_of``); a byte order mark is skipped, in a str too (``read_text()`` keeps it).
+    A row or a value past MAX_SIDE is refused when it is met, before the rest is read: a
+    60 MB line took a minute and 600 MB to be split and converted, then refused."""
     if isinstance(text, (bytes, bytearray)):
         try:
             text = text_of(bytes(text))
@@ -990,11 +1005,14 @@ def parse_text(text: Union[str, bytes]) -> List[List[int]]:
         raise TypeError(f"board text must be str or bytes, got {type(text).__name__}")
     text = text.removeprefix("\ufeff")
     grid: List[List[int]] = []
-    first_line = 0
-    for lineno, line in enumerate(text.splitlines(), 1):
-        tokens = line.split()
-        if not tokens:
-            continue
+    first_row = 0
+    for line in _TEXT_ROW.finditer(text):
+        tokens = line.group().split(None, MAX_SIDE)
+        if len(tokens) > MAX_SIDE or len(grid) == MAX_SIDE:
+            past = (f"more than {MAX_SIDE} values" if len(tokens) > MAX_SIDE
+                    else f"row {MAX_SIDE + 1}")
+            raise BoardError(f"line {_line_number(text, line.start())}: {past}: a board may have "
+                             f"at most {MAX_SIDE} rows and {MAX_SIDE} columns")
         row = []
         for tok in tokens:
             if tok == ".":
@@ -1004,16 +1022,19 @@ def parse_text(text: Union[str, bytes]) -> List[List[int]]:
             else:
                 digits = tok[1:] if tok.startswith("-") else tok
                 if not (digits.isascii() and digits.isdigit()):
-                    raise BoardError(f"line {lineno}: {shown(tok)} is not an int, '.' or '#'")
+                    raise BoardError(f"line {_line_number(text, line.start())}: {shown(tok)} is "
+                                     "not an int, '.' or '#'")
                 if len(digits) > 12:
-                    raise BoardError(f"line {lineno}: {shown(tok)} does not fit in int32")
+                    raise BoardError(f"line {_line_number(text, line.start())}: {shown(tok)} does "
+                                     "not fit in int32")
                 row.append(int(tok))
         if grid and len(row) != len(grid[0]):
             # Named by line, where a reader fixes it (Board's own check gives only lengths).
-            raise BoardError(f"ragged board: line {lineno} has {len(row)} values, line "
-                             f"{first_line} has {len(grid[0])}")
+            raise BoardError(f"ragged board: line {_line_number(text, line.start())} has "
+                             f"{len(row)} values, line {_line_number(text, first_row)} has "
+                             f"{len(grid[0])}")
         if not grid:
-            first_line = lineno
+            first_row = line.start()
         grid.append(row)
     if not grid:
         raise BoardError("board text has no rows")
