@@ -335,10 +335,17 @@ class Board:
                 or hasattr(type(queries), "__array__")):      # (pandas, other array-likes)
             raise CoordinateError(f"queries must be a (k, 4) array or a list of (r1, c1, r2, c2) "
                                   f"rows, got {type(queries).__name__}")
+        if isinstance(queries, np.ma.MaskedArray):
+            # numpy reads the values under the mask too: an answer for a query never asked.
+            raise CoordinateError("queries must not be a masked array: fill or drop the masked "
+                                  "queries first")
         if isinstance(queries, (list, tuple)):
             # numpy would read a value that is a sequence as more dimensions, following a list
             # that holds itself 64 levels down (an array of 2**64 items): refuse it first.
-            for row in queries:
+            for i, row in enumerate(queries):
+                if isinstance(row, UNORDERED):
+                    raise CoordinateError(f"queries must be rows in order (r1, c1, r2, c2): "
+                                          f"got a {type(row).__name__} as query {i}")
                 if (hasattr(type(row), "__len__") and not is_array(row)
                         and any(hasattr(type(v), "__len__") and not isinstance(v, (str, bytes))
                                 for v in row)):
@@ -356,7 +363,7 @@ class Board:
         if q.shape[0] == 0:
             return np.empty((0, 2), dtype=np.int32)
         if isinstance(queries, (list, tuple)) or q.dtype.kind not in "iu":
-            q = _int_queries(queries, q)
+            q = _int_queries(queries, q, size_words(self._rows, self._cols))
         # int32 and int64 are read as they are; other ints as int64 (a uint64 past int64 wraps
         # to a negative: off the board, and named as given).
         points = np.ascontiguousarray(q, dtype=q.dtype if q.dtype in _POINT_DTYPES else np.int64)
@@ -899,10 +906,11 @@ def _sequence(x: Any) -> bool:
             and not (isinstance(x, np.ndarray) and x.ndim == 0))
 
 
-def _int_queries(queries: Any, q: np.ndarray) -> np.ndarray:
+def _int_queries(queries: Any, q: np.ndarray, board: str) -> np.ndarray:
     """The (k, 4) queries as ints, or CoordinateError naming the first value that is not an int.
     ``q`` is numpy's reading of them, which takes a bool among ints for an int and makes floats
-    of ints beyond int64 (or of uint64 beside negative ints): the values as given are judged."""
+    of ints beyond int64 (or of uint64 beside negative ints): the values as given are judged.
+    ``board``: the board's size in words, for the message of a query off it."""
     listed = isinstance(queries, (list, tuple))
     if q.dtype.kind == "b" or (q.dtype.kind not in "iu" and not listed):
         raise CoordinateError(f"queries must be integers, got dtype {q.dtype}")
@@ -915,7 +923,8 @@ def _int_queries(queries: Any, q: np.ndarray) -> np.ndarray:
         return q
     for i, row in enumerate(queries):
         if any(not -2 ** 63 <= int(v) < 2 ** 63 for v in row):
-            raise CoordinateError(f"query {i} {tuple(int(v) for v in row)} is off the board")
+            raise CoordinateError(f"query {i} {tuple(int(v) for v in row)} is off the board "
+                                  f"of {board}")
     return np.array([[int(v) for v in row] for row in queries], dtype=np.int64)
 
 

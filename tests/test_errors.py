@@ -409,7 +409,7 @@ def test_can_link_many_wrong_dtype(queries):
 
 
 @pytest.mark.parametrize("bad_row", [[-1, 0, 0, 2], [0, 0, 2, 0], [0, 3, 0, 0], [0, 0, 0, -1],
-                                     [2**40, 0, 0, 0]])
+                                     [2**40, 0, 0, 0], [2**70, 0, 0, 2], [0, 0, -2**64, 2]])
 def test_can_link_many_off_board(bad_row):
     board = llk.Board(GOOD)
     with pytest.raises(CoordinateError, match="off the board of 2 rows x 3 columns"):
@@ -434,9 +434,23 @@ def test_can_link_many_refuses_bools_and_names_huge_values():
     with pytest.raises(CoordinateError, match="got bool True in query 1"):
         board.can_link_many([[0, 0, 0, 2], [True, 0, False, 1]])
     for huge in ([[2**63, 0, 0, 1]], [[np.uint64(2**63 + 5), -1, 0, 0]]):
-        with pytest.raises(CoordinateError, match="query 0 .* is off the board"):
+        with pytest.raises(CoordinateError, match="query 0 .* is off the board of 2 rows x 3 columns"):
             board.can_link_many(huge)
     assert board.can_link_many(((0, 0, 0, 2), [np.int8(1), 0, 1, 2])).tolist() == [True, True]
+
+
+def test_can_link_many_refuses_masked_queries_and_unordered_rows():
+    """A helper's audit: a masked array of queries was answered with the masked values read (a
+    query the caller had masked out answered True), and a set as a row, whose order is not the
+    caller's, was "shape (1,)"."""
+    board = llk.Board([[1, 0, 1], [2, 0, 2]])
+    masked = np.ma.array([[0, 0, 0, 2], [1, 0, 1, 2]], mask=[[0, 0, 0, 0], [0, 0, 0, 1]])
+    with pytest.raises(CoordinateError, match="masked array"):
+        board.can_link_many(masked)
+    for row in ({0, 2}, frozenset({0, 1, 2, 3}), {0: 0, 1: 2}):
+        with pytest.raises(CoordinateError, match=f"rows in order .* got a {type(row).__name__} "
+                                                  "as query 1"):
+            board.can_link_many([[0, 0, 0, 2], row])
 
 
 @settings(max_examples=examples(300), deadline=None)
