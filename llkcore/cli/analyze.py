@@ -7,7 +7,7 @@ import shlex
 import sys
 
 from ..analysis import Analysis
-from ..batch import analyze
+from ..batch import MAX_WORKERS, analyze
 from ..coords import size_words
 from ..deals import Deals, generate
 from ..errors import AnalysisInterrupted, BoardError
@@ -27,7 +27,7 @@ def register(sub) -> None:
     p.add_argument("--solvable", action="store_true", help="deal solvable boards only")
     p.add_argument("--seed", type=SEED, default=0, metavar="S",
                    help="seed of the run (default 0); deal i gets its own stream")
-    p.add_argument("--workers", type=int_in(1, 1024), default=None, metavar="N",
+    p.add_argument("--workers", type=int_in(1, MAX_WORKERS), default=None, metavar="N",
                    help="threads (default: every core)")
     p.add_argument("--json", metavar="FILE", help="write the parameters, summary and per-board "
                    "arrays ('-' for stdout)")
