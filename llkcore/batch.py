@@ -280,9 +280,10 @@ def analyze(grids: Any, *, rules: Optional[Rules] = None, strategy: str = "exact
     rules: the rules for grids given as arrays (None: the default rules); a Board keeps its own
         rules, and passing different ``rules`` with it is an error.
     strategy, node_limit, time_limit: as for ``llk.solve``, per board.
-    workers: threads (at most MAX_WORKERS, 1024); None uses every core. Results do not depend on the worker count or on the
-        order in which boards finish, except ``seconds`` and, when ``time_limit`` is set, the
-        boards whose search ran into the time limit (timing decides which ones do).
+    workers: threads (at most MAX_WORKERS, 1024); None uses every core. Results do not depend
+        on the worker count or on the order in which boards finish, except ``seconds`` and,
+        when ``time_limit`` is set, the boards whose search ran into the time limit (timing
+        decides which ones do).
     progress: True shows a tqdm bar (``pip install llkcore[progress]``; without tqdm a plain
         status line on stderr); a callable is called as ``progress(done, total)`` after each
         board (total is None for an iterable of unknown length).
