@@ -44,10 +44,11 @@ for k in kernels:
     if not any(n.startswith(f"llkcore/_core/{k}.") and n.endswith((".so", ".pyd")) for n in in_wheel):
         problems.append(f"wheel lacks the compiled kernel {k}")
 for need in ("llkcore/_core/grid.pxd", "llkcore/_core/state.pyi", "tests/conftest.py",
-             "python/llkref/__init__.py", "llkcore/cli/__init__.py", "LICENSE"):
+             "python/llkref/__init__.py", "llkcore/cli/__init__.py", "_llk_command.py", "LICENSE"):
     if need not in in_sdist:
         problems.append(f"sdist lacks {need}")
-for need in ("llkcore/cli/__init__.py", "llkcore/py.typed", "llkcore/_core/state.pyi"):
+for need in ("llkcore/cli/__init__.py", "_llk_command.py", "llkcore/py.typed",
+             "llkcore/_core/state.pyi"):
     if need not in in_wheel:
         problems.append(f"wheel lacks {need}")
 # MIT asks for its notice to travel with every copy; the metadata names the licence in SPDX.

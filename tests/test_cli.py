@@ -551,6 +551,38 @@ def test_ctrl_c_stops_analyze_promptly(tmp_path):
     assert redone["boards"]["nodes"] == data["boards"]["nodes"]
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows has no SIGINT for one process")
+@pytest.mark.parametrize("turned_into", ["KeyboardInterrupt", "ImportError"])
+def test_ctrl_c_while_llk_imports_llkcore_is_one_line_and_exit_130(turned_into):
+    """A helper's audit: Ctrl-C in the half second ``llk`` spends importing llkcore and numpy
+    printed a traceback (the entry point was inside the package, reached only after that
+    import), or, caught by numpy's import as an ImportError, llkcore's advice on a broken
+    install. The entry point is now _llk_command, outside the package; here a real SIGINT
+    lands during its import of the command, as it is or turned into an ImportError."""
+    code = ("import builtins, os, signal, sys, time\n"
+            "real_import = builtins.__import__\n"
+            "def interrupted(name, *args, **kwargs):\n"
+            "    if name == 'llkcore.cli':\n"
+            "        try:\n"
+            "            os.kill(os.getpid(), signal.SIGINT)\n"
+            "            time.sleep(30)\n"
+            "        except KeyboardInterrupt:\n"
+            f"            raise {turned_into}('interrupted import')\n"
+            "    return real_import(name, *args, **kwargs)\n"
+            "builtins.__import__ = interrupted\n"
+            "import _llk_command\n"
+            "sys.exit(_llk_command.main())\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "llk: interrupted\n")
+    # Any other failure of the import is not called an interruption.
+    done = subprocess.run([sys.executable, "-c", code.replace("os.kill(os.getpid(), "
+                                                              "signal.SIGINT)", "1 / 0")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "ZeroDivisionError" in done.stderr
+    assert "from _llk_command import main" in (BIN / "llk").read_text()
+
+
 def test_outputs_through_a_link_or_to_a_pipe_keep_what_is_there(tmp_path, capsys):
     """Writing renames a finished temporary file over the output, which would replace a symbolic
     link by a file, and a device or a pipe too (a helper's audit, as root: -o /dev/full became a
