@@ -200,8 +200,7 @@ def restore(data: Any, board_class: Type["Board"], check_certificates: bool = Tr
     keeps whatever certificate it was given."""
     _check_header(data)
     rules = _rules_in(data.get("rules"))
-    grid = _grid_in(data.get("grid"), "grid")
-    now = board_class(grid, rules=rules)    # checks every cell
+    now = _board_in(board_class, data.get("grid"), rules, "grid")     # checks every cell
     start = data.get("start")
     history = _list_in(data.get("history", []), "history")
     redo = _list_in(data.get("redo", []), "redo")
@@ -213,7 +212,7 @@ def restore(data: Any, board_class: Type["Board"], check_certificates: bool = Tr
         if not isinstance(start, dict) or set(start) - {"grid", "certificate"} or "grid" not in start:
             raise BoardError("saved board: \"start\" must be an object with \"grid\" and "
                              "\"certificate\"")
-        board = board_class(_grid_in(start["grid"], "start grid"), rules=rules)
+        board = _board_in(board_class, start["grid"], rules, "start grid")
         start_certificate = _moves_in(start.get("certificate"), "start certificate", board)
         board._certificate = start_certificate
     shape = board.shape
@@ -236,7 +235,7 @@ def restore(data: Any, board_class: Type["Board"], check_certificates: bool = Tr
         _check_certificates(board, [(None if start is None else start_certificate,
                                      "start certificate"), (board.certificate, "certificate")])
     board.seed = _seed_in(data.get("seed"))
-    board._labels = _labels_in(data.get("labels"), board, grid, start)
+    board._labels = _labels_in(data.get("labels"), board, data.get("grid"), start)
     return board
 
 
@@ -277,13 +276,13 @@ def _check_header(data: Any) -> None:
     if not isinstance(data, dict):
         raise BoardError(f"saved board: expected a JSON object, got {type(data).__name__}")
     if data.get("format") != FORMAT:
-        raise BoardError(f"not a saved llkcore board: \"format\" is {data.get('format')!r}, "
+        raise BoardError(f"not a saved llkcore board: \"format\" is {shown(data.get('format'))}, "
                          f"expected {FORMAT!r}")
     version = data.get("version")
     if type(version) is not int or version < 1:
-        raise BoardError(f"saved board: \"version\" must be an int >= 1, got {version!r}")
+        raise BoardError(f"saved board: \"version\" must be an int >= 1, got {shown(version)}")
     if version > VERSION:
-        raise BoardError(f"saved board: format version {version} is newer than this llkcore "
+        raise BoardError(f"saved board: format version {shown(version)} is newer than this llkcore "
                          f"({__version__}) reads (version {VERSION} and older): upgrade llkcore")
     unknown = sorted(set(data) - set(_FIELDS), key=str)
     if unknown:
@@ -310,6 +309,15 @@ def _grid_in(value: Any, what: str) -> Any:
             isinstance(row, list) and all(type(v) is int for v in row) for row in value):
         raise BoardError(f"saved board: {what} must be a list of rows of integers")
     return value
+
+
+def _board_in(board_class: Type["Board"], value: Any, rules: Rules, what: str) -> "Board":
+    """The Board of the document's ``what`` grid, whose errors name the document."""
+    grid = _grid_in(value, what)
+    try:
+        return board_class(grid, rules=rules)
+    except BoardError as exc:
+        raise BoardError(f"saved board: {what}: {exc}") from None
 
 
 def _list_in(value: Any, what: str) -> list:

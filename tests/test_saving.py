@@ -193,6 +193,12 @@ def saved(**changes):
     ('{"grid": [[1, 1]]}', "not a saved llkcore board"),
     (saved(format="something.else"), "not a saved llkcore board"),
     (saved(version=2), r"version 2 is newer .* upgrade llkcore"),
+    # A helper's audit: each was echoed whole (a 400-digit number, a 100,000-character string).
+    (saved(version=10**400), r"^saved board: format version an int of 1329 bits is newer"),
+    (saved(format="x" * 100_000), r"^not a saved llkcore board: \"format\" is 'xxx.*\(100,000 "
+                                  r"characters\), expected"),
+    (saved(version="1" * 100_000), r"^saved board: \"version\" must be an int >= 1, got '111.*"
+                                   r"\(100,000 characters\)$"),
     (saved(version=0), "version"),
     (saved(version="1"), "version"),
     (saved(version=True), "version"),
@@ -202,7 +208,7 @@ def saved(**changes):
     (saved(grid=[[1.0, 1]]), "list of rows of integers"),
     (saved(grid=[[True, 1]]), "list of rows of integers"),
     (saved(grid=[[1, 1], [1]]), "ragged|rows"),
-    (saved(grid=[[2**40, 1]]), "int32"),
+    (saved(grid=[[2**40, 1]]), r"^saved board: grid: board values must fit in int32"),
     (saved(rules={"max_turns": 2, "gravity": "sideways"}), "bad rules"),
     (saved(rules={"turns": 2}), "bad rules: unknown rules field"),
     (saved(rules=[2]), "bad rules"),
