@@ -434,7 +434,8 @@ def test_can_link_many_refuses_bools_and_names_huge_values():
     with pytest.raises(CoordinateError, match="got bool True in query 1"):
         board.can_link_many([[0, 0, 0, 2], [True, 0, False, 1]])
     for huge in ([[2**63, 0, 0, 1]], [[np.uint64(2**63 + 5), -1, 0, 0]]):
-        with pytest.raises(CoordinateError, match="query 0 .* is off the board of 2 rows x 3 columns"):
+        with pytest.raises(CoordinateError,
+                           match="query 0 .* is off the board of 2 rows x 3 columns"):
             board.can_link_many(huge)
     assert board.can_link_many(((0, 0, 0, 2), [np.int8(1), 0, 1, 2])).tolist() == [True, True]
 

@@ -6,8 +6,8 @@ a whole Board. ``GridReader`` checks the grid's structure (2-D, not empty, not r
 most MAX_SIDE, an integer dtype, no mask) when it is made, and then reads only the cells a query
 needs, checking each value it reads (an int that fits in int32, not a bool). A link test or a path
 up to two turns reads its two endpoints, the four lines through them and, of the crossing lines
-that the run-sweep (sweep.pxd) looks at, the part between the two points; everything else (more turns, gravity, every pair) reads the
-whole grid once, in C. ``state`` converts the whole grid into a GridState for a Board.
+that the run-sweep (sweep.pxd) looks at, the part between the two points; everything else (more
+turns, gravity, every pair) reads the whole grid once, in C. ``state`` converts the whole grid into a GridState for a Board.
 
 Lists and tuples of lists and tuples are read through the C API without copying; any other
 iterable of rows is first made into an array. docs/architecture.md ("Input checks") lists what
