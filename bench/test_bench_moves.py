@@ -87,6 +87,31 @@ def test_moves_sparse_256_baseline(benchmark):
     benchmark(board.can_link_many, queries)
 
 
+def _few_types(n: int = 128, fill: float = 0.05, types: int = 2, seed: int = 5) -> llk.Board:
+    """A sparse board of few types (5% of 128 x 128 in two types): most same-type pairs link,
+    so its moves number tens of thousands."""
+    rng = np.random.default_rng(seed)
+    grid = np.where(rng.random((n, n)) < fill, rng.integers(1, types + 1, (n, n)), 0)
+    return llk.Board(grid.astype(np.int32))
+
+
+def test_hint_few_types_core(benchmark):
+    """hint-vs-listing-few-types: the hint against listing every move (``_baseline``) on the
+    same Board. The hint listed every move of up to two turns first, so it cost the listing
+    (4.5 s for a pair of neighbours on 512 x 512); it now lists by turns, 0 then 1 then 2, and
+    stops at the first with a move."""
+    board = _few_types()
+    benchmark.group = "hint-vs-listing-few-types"
+    best = benchmark(board.hint)
+    assert best is not None and board.find_path(*best) is not None
+
+
+def test_hint_few_types_baseline(benchmark):
+    board = _few_types()
+    benchmark.group = "hint-vs-listing-few-types"
+    benchmark(board.moves_array)
+
+
 def _deal_18x8():
     """A seeded solvable 18x8 deal as a bot holds it (a list of lists) and its certificate as
     a list of ((r1, c1), (r2, c2)) tuples."""

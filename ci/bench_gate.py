@@ -58,6 +58,9 @@ GATES = {
     # its same-type pairs: 0.002x when types above 64 tiles were flooded tile by tile whatever
     # the board's density, 0.7x since the listing weighs a flood against the pairs' sweeps.
     "listing-vs-pairs-sparse": (0.25, 0.5),
+    # Board.hint on a sparse board of two types against Board.moves_array there: 0.7x when the
+    # hint listed every move of up to two turns first, 450x since it lists by turns.
+    "hint-vs-listing-few-types": (10, 100),
     "moves": (2_000, 10_000),
     "generate-18x8": (1_000, 5_000),
     # llk.verify(list grid, 72 removals) against llkref.verify: 39x when each move was checked
