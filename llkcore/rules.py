@@ -20,7 +20,7 @@ class Rules:
     border: True lets paths run round the board through one ring of empty cells outside it
         (Shisen-Sho, Onet); False keeps them inside (QQ 连连看, HDU 1175).
     gravity: None, "down", "up", "left" or "right": after each removal tiles slide that way
-        inside their wall-bounded segment.
+        inside their wall-bounded segment. "none", the command line's word, is taken as None.
     """
 
     max_turns: int = 2
@@ -31,8 +31,12 @@ class Rules:
         turns = integer(self.max_turns, "Rules.max_turns", low=0, high=2**31 - 1)
         object.__setattr__(self, "max_turns", turns)
         object.__setattr__(self, "border", flag(self.border, "Rules.border"))
+        if isinstance(self.gravity, str) and self.gravity == "none":
+            # `llk --gravity none` writes it, so a hand-written file may too.
+            object.__setattr__(self, "gravity", None)
         if not (self.gravity is None or isinstance(self.gravity, str)) or self.gravity not in GRAVITY_CODES:
-            raise ValueError(f"Rules.gravity must be one of {GRAVITIES}, got {self.gravity!r}")
+            raise ValueError(f"Rules.gravity must be one of {GRAVITIES} or 'none', got "
+                             f"{self.gravity!r}")
 
     @property
     def gravity_code(self) -> int:

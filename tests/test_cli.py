@@ -95,6 +95,35 @@ def test_generate_rules_options_go_into_json(tmp_path, capsys):
     assert len(out.splitlines()) == len(board.moves())
 
 
+def test_generate_says_what_text_and_npy_leave_out(tmp_path, capsys):
+    """An audit: `llk generate 8x18 --solvable --gravity down | llk solve -` solved the deal
+    under the classic rules without a word: only .json holds the rules and the certificate."""
+    code, out, err = run(capsys, "generate", "6x6", "--seed", 1, "--solvable", "--gravity", "down")
+    assert code == 0 and out
+    assert err == ("note: the text keeps only the grid, not its rules or its certificate (-o "
+                   "FILE.json keeps everything)\n")
+    npy = tmp_path / "g.npy"
+    code, _, err = run(capsys, "generate", "6x6", "--seed", 1, "--turns", 3, "-o", npy)
+    assert code == 0 and err.splitlines()[-1] == (f"note: {npy} keeps only the grid, not its "
+                                                  "rules (-o FILE.json keeps everything)")
+    for argv in (["-o", tmp_path / "g.json", "--solvable", "--gravity", "down"], ["--seed", 2]):
+        code, _, err = run(capsys, "generate", "6x6", *argv)
+        assert code == 0 and "note" not in err, err
+
+
+def test_every_rule_field_can_be_set_over_a_files_rules(tmp_path, capsys):
+    """An audit: --no-border had no --border to turn the ring back on over a file's rules, and
+    a file whose gravity was "none", the command line's own word, was refused."""
+    path = tmp_path / "walled.json"
+    # Each pair is cut by the other: only the ring round the board links one.
+    path.write_text(json.dumps({"grid": [[1, 2, 1, 2]], "rules": {"border": False, "gravity": "none"}}))
+    code, out, err = run(capsys, "solve", path)
+    assert code == 0 and out.startswith("unsolvable"), err
+    code, out, err = run(capsys, "solve", path, "--border")
+    assert code == 0 and out.startswith("solvable"), err
+    assert llk.Rules(gravity="none") == llk.Rules() == llk.Rules.from_dict({"gravity": "none"})
+
+
 def test_generate_json_is_a_saved_game_the_api_reads(tmp_path, capsys):
     path = tmp_path / "deal.json"
     code, _, err = run(capsys, "generate", "6x6", "--solvable", "--seed", 5, "--gravity", "up",

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..coords import size_words
 from ..deals import generate
 from ..errors import BoardError
+from ..rules import Rules
 from .files import board_extension, say_wrote, write_board
 from .options import (SEED, SIZE_HELP, UsageError, add_deal_counts, add_rules, deal_counts,
                       parse_size, rules_from)
@@ -39,4 +41,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{size_words(rows, cols)}: {exc}") from None
     write_board(board, args.output)
     say_wrote(f"a board of {size_words(rows, cols)} (seed {board.seed})", args.output)
+    lost = [what for what, kept in (("its rules", rules == Rules()),
+                                    ("its certificate", board.certificate is None)) if not kept]
+    if lost and (args.output in (None, "-") or board_extension(args.output) != ".json"):
+        # Only .json holds more than the grid: a command reading the text or .npy plays the
+        # classic rules unless told otherwise, and searches for what the deal came with.
+        where = "the text" if args.output in (None, "-") else args.output
+        print(f"note: {where} keeps only the grid, not {' or '.join(lost)} (-o FILE.json "
+              "keeps everything)", file=sys.stderr)
     return 0

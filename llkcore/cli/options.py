@@ -149,6 +149,9 @@ def add_rules(p: argparse.ArgumentParser) -> None:
                         "change it)")
     g.add_argument("--turns", type=int_in(0, 2**31 - 1), default=None, metavar="N",
                    help="turns a path may make (default 2)")
+    g.add_argument("--border", dest="border", action="store_true", default=None,
+                   help="paths may run round the outside of the board (the default; over a "
+                        "file's rules or --rules)")
     g.add_argument("--no-border", dest="border", action="store_false", default=None,
                    help="paths may not run round the outside of the board")
     g.add_argument("--gravity", choices=[g for g in GRAVITIES if g] + ["none"], default=None,
