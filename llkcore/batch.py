@@ -23,7 +23,7 @@ from ._core.reader import UNORDERED
 from ._insight import listing_seconds
 from .analysis import DTYPES, FIELDS, RATING_FIELDS, Analysis, columns_of
 from .board import Board, rules_conflict
-from .checks import flag, integer, is_array
+from .checks import flag, int_dtype_refused, integer, is_array
 from .coords import Move
 from .difficulty import rating_of
 from .errors import AnalysisInterrupted, BoardError
@@ -76,7 +76,7 @@ def _items(grids: Any) -> Tuple[Iterator[Any], Optional[int]]:
             raise BoardError(f"a batch array must have shape (B, rows, cols), got {grids.shape}"
                              + (" (one board? use llk.solve)" if grids.ndim == 2 else ""))
         if grids.dtype == np.bool_ or not np.issubdtype(grids.dtype, np.integer):
-            raise BoardError(f"board values must be integers, got dtype {grids.dtype}")
+            raise BoardError(int_dtype_refused(grids.dtype))
         return iter(grids), int(grids.shape[0])
     if (isinstance(grids, (list, tuple)) and grids and isinstance(grids[0], (list, tuple))
             and grids[0] and all(isinstance(v, (int, np.integer)) for v in grids[0])):

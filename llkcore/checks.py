@@ -140,6 +140,20 @@ def pair(p: Any, what: str = "a point") -> Tuple[int, int]:
     return r, c
 
 
+#: What to do with a grid of labels, where a board wants ints.
+LABELS_HINT = "a grid of labels: llk.Board.from_labels"
+
+
+def int_dtype_refused(dtype: np.dtype) -> str:
+    """The message refusing an array whose values are not ints, with the way out for labels
+    (object or string arrays) and for floats."""
+    if dtype.kind in "OUS":
+        return f"board values must be ints, got dtype {dtype} ({LABELS_HINT})"
+    if dtype.kind == "f":
+        return f"board values must be ints, got dtype {dtype} (whole numbers: .astype(int))"
+    return f"board values must be ints, got dtype {dtype}"
+
+
 def shown(value: Any, typed: bool = False) -> str:
     """``value`` for a message: its repr (after its type's name when ``typed``), or what it is
     when the repr is long or cannot be made (Python writes no int of over 4,300 digits)."""

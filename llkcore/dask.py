@@ -25,7 +25,7 @@ import numpy as np
 
 from ._core.state import MAX_SIDE
 from .batch import Analysis, analyze as _analyze_local, prepare_board, resolve_workers
-from .checks import flag, optional_integer
+from .checks import flag, int_dtype_refused, optional_integer
 from .errors import BoardError
 from .rules import Rules, as_rules
 from .solver import Solver
@@ -126,7 +126,7 @@ def analyze(collection: Any, *, rules: Optional[Rules] = None, strategy: str = "
         if collection.ndim != 3:
             raise BoardError(f"a batch array must have shape (B, rows, cols), got {collection.shape}")
         if not np.issubdtype(collection.dtype, np.integer) or collection.dtype == np.bool_:
-            raise BoardError(f"board values must be integers, got dtype {collection.dtype}")
+            raise BoardError(int_dtype_refused(collection.dtype))
         rows, cols = collection.shape[1:]
         if not (0 < rows <= MAX_SIDE and 0 < cols <= MAX_SIDE):
             # Before the rechunk to whole boards: a graph of millions of tasks was built first.

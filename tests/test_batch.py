@@ -321,7 +321,7 @@ def test_empty_input():
     ([[1, 1], [2, 2]], llk.BoardError, "one board"),
     (([1, 1], [2, 2]), llk.BoardError, "one board"),
     ([[np.int32(1), 1]], llk.BoardError, "one board"),
-    (np.zeros((2, 4, 4), np.float64), llk.BoardError, "integers"),
+    (np.zeros((2, 4, 4), np.float64), llk.BoardError, "must be ints"),
     ([[[1, 1]], [[1, 2, 3], [1]]], llk.BoardError, "board 1: ragged"),
     ([[[1, 1]], "x"], llk.BoardError, "board 1"),
 ])

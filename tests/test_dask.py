@@ -122,7 +122,7 @@ def test_bad_inputs_fail_before_computing():
         llk_dask.analyze({"not": "boards"})
     with pytest.raises(llk.BoardError, match="shape"):
         llk_dask.analyze(da.zeros((4, 4), dtype=np.int32))
-    with pytest.raises(llk.BoardError, match="integers"):
+    with pytest.raises(llk.BoardError, match="must be ints"):
         llk_dask.analyze(da.zeros((2, 4, 4), dtype=np.float32))
     # Boards past the largest are refused before the rechunk to whole boards, which built a
     # graph of two million tasks first (an audit).

@@ -193,7 +193,21 @@ def test_module_queries_check_the_cells_they_read(bad):
     np.array([[1, 1]], dtype=np.float16), np.array([[1 + 0j, 1]]),
 ], ids=["masked", "masked-no-mask", "timedelta64", "datetime64", "float16", "complex"])
 def test_arrays_of_other_kinds_are_refused(grid):
-    assert_board_error(grid, "mask", "integer")
+    assert_board_error(grid, "mask", "must be ints")
+
+
+@pytest.mark.parametrize("grid, way_out", [
+    ([["a", "a"]], "from_labels"), ([[1, None]], "from_labels"), ([[b"x", b"x"]], "from_labels"),
+    (np.array([[1, 1]], dtype=object), "from_labels"), (np.array([["a", "b"]]), "from_labels"),
+    (np.array([[1.0, 1.0]]), ".astype(int)"),
+], ids=["str", "None", "bytes", "object-array", "str-array", "float-array"])
+def test_a_refused_grid_of_labels_or_floats_names_the_way_out(grid, way_out):
+    """An audit: a grid of labels (or None for empty) got "board values must be ints" and no
+    word of Board.from_labels, which the README gives for them; one message wording too."""
+    assert_board_error(grid, "must be ints", at=first_bad_cell(grid))
+    assert_board_error(grid, way_out, at=first_bad_cell(grid))
+    with pytest.raises(BoardError, match=re.escape(way_out)):
+        llk.analyze(np.array([grid, grid]))
 
 
 def test_int32_extremes_are_accepted():
@@ -603,7 +617,7 @@ def test_grids_numpy_reads_as_a_whole_are_read_as_arrays():
     dask_array = pytest.importorskip("dask.array")
     assert llk.moves(dask_array.from_array(grid, chunks=2)) == expected
     assert_board_error(memoryview(b"ab"), "2-d")
-    assert_board_error(memoryview(np.zeros((2, 2))), "integer")
+    assert_board_error(memoryview(np.zeros((2, 2))), "must be ints")
 
 
 @pytest.mark.parametrize("grid", [{(0, 0, 1), (1, 0, 0)}, frozenset({(1, 1)}), {0: [1, 1]},

@@ -30,7 +30,7 @@ import operator
 
 import numpy as np
 
-from ..checks import point as check_point, shown
+from ..checks import LABELS_HINT, int_dtype_refused, point as check_point, shown
 from ..errors import BoardError
 from .state import MAX_SIDE
 
@@ -86,13 +86,15 @@ cdef inline bint plain_point(object p, int rows, int cols, long long *out) noexc
 cdef int refuse(object value, int r, int c) except -1:
     """Raise the BoardError for the refused cell ``value`` at (r, c)."""
     if isinstance(value, (bool, np.bool_)):
-        raise BoardError(f"board values must be integers, got a bool at {(r, c)}")
+        raise BoardError(f"board values must be ints, got a bool at {(r, c)}")
     if isinstance(value, (int, np.integer)):
         raise BoardError(f"board values must fit in int32, got {shown(int(value))} at {(r, c)}")
     if isinstance(value, (list, tuple, np.ndarray)):
         raise BoardError(f"board values must be ints, got a {type(value).__name__} at {(r, c)} "
                          "(a board is a 2-D grid of ints)")
-    raise BoardError(f"board values must be ints, got {shown(value, typed=True)} at {(r, c)}")
+    raise BoardError(f"board values must be ints, got {shown(value, typed=True)} at {(r, c)}"
+                     + (f" ({LABELS_HINT})" if value is None or isinstance(value, (str, bytes))
+                        else ""))
 
 
 cdef struct Lines:
@@ -211,7 +213,7 @@ cdef class GridReader:
             raise BoardError(f"a board must not be empty, got shape {arr.shape}")
         dtype = arr.dtype
         if dtype.kind not in "iu":
-            raise BoardError(f"board values must be integers, got dtype {dtype}")
+            raise BoardError(int_dtype_refused(dtype))
         if arr.shape[0] > MAX_SIDE or arr.shape[1] > MAX_SIDE:
             raise BoardError(f"a board may have at most {MAX_SIDE} rows and {MAX_SIDE} columns, "
                              f"got {arr.shape}")
@@ -666,7 +668,10 @@ def _generic_array(rows):
         if isinstance(row, np.ma.MaskedArray):
             raise BoardError("a masked array is not a board row: fill the masked cells first")
         if isinstance(row, (str, bytes, bytearray)) or not hasattr(row, "__len__"):
-            raise BoardError(f"each row of a board must be a sequence of ints, got {type(row).__name__}")
+            raise BoardError(f"each row of a board must be a sequence of ints, got "
+                             f"{type(row).__name__}" + (" (text and bytes are not read as rows)"
+                                                        if isinstance(row, (str, bytes, bytearray))
+                                                        else ""))
         if isinstance(row, UNORDERED):
             raise BoardError(f"each row of a board must be in order: got a {type(row).__name__} "
                              f"at row {r}")
