@@ -20,6 +20,8 @@ cdef enum:
     FLOOD_PER_PAIR = 15
     # Same-type pairs up to which a listing makes room for them all (8 MB; ``listing_room``).
     ROOM_FOR_ALL = 1 << 20
+    # Same-type pairs above which ``hint`` lists the moves of 0 and 1 turns first.
+    LEVELED_HINT_PAIRS = 4096
 
 
 cdef inline bint wants_floods(const Grid *g) noexcept nogil:
