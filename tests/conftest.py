@@ -268,14 +268,16 @@ def hard_deal() -> llkcore.Board:
     return llkcore.generate(18, 8, solvable=False, seed=2, rules=llkcore.Rules(gravity="down"))
 
 
-def ctrl_c(proc: subprocess.Popen, busy: Callable[[], None]) -> tuple[str, str, float]:
-    """Send SIGINT to a child once ``busy()`` has seen it at work; return its stdout, stderr and
-    the seconds from the signal to its exit. The child is killed if anything fails on the way."""
+def ctrl_c(proc: subprocess.Popen, busy: Callable[[], None],
+           signum: int = signal.SIGINT) -> tuple[str, str, float]:
+    """Send SIGINT (or ``signum``) to a child once ``busy()`` has seen it at work; return its
+    stdout, stderr and the seconds from the signal to its exit. The child is killed if anything
+    fails on the way."""
     try:
         busy()
         assert proc.poll() is None, proc.communicate()
         sent = time.monotonic()
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signum)
         out, err = proc.communicate(timeout=30)
         return out, err, time.monotonic() - sent
     finally:

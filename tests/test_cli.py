@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -122,6 +123,17 @@ def test_every_rule_field_can_be_set_over_a_files_rules(tmp_path, capsys):
     code, out, err = run(capsys, "solve", path, "--border")
     assert code == 0 and out.startswith("solvable"), err
     assert llk.Rules(gravity="none") == llk.Rules() == llk.Rules.from_dict({"gravity": "none"})
+
+
+@pytest.mark.parametrize("extra", [{"rulez": {"max_turns": 0}}, {"seed": 5, "history": [[0, 0, 0, 1]]}])
+def test_a_plain_json_board_with_unknown_fields_is_refused(tmp_path, capsys, extra):
+    """An audit: a typo of "rules", or a saved game without its "format", was read as a plain
+    grid under the default rules and its other fields dropped without a word."""
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps({"grid": [[1, 1]], **extra}))
+    code, out, err = run(capsys, "moves", path)
+    assert code == 2 and not out
+    assert f"unknown field(s) {sorted(set(extra) - {'seed'})}" in one_error_line(err, "moves")
 
 
 def test_generate_json_is_a_saved_game_the_api_reads(tmp_path, capsys):
@@ -578,6 +590,29 @@ def test_ctrl_c_stops_analyze_promptly(tmp_path):
     redone = json.loads((tmp_path / "again.json").read_text())
     assert redone["boards"]["verdict"] == data["boards"]["verdict"]
     assert redone["boards"]["nodes"] == data["boards"]["nodes"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no SIGTERM or SIGHUP to send there")
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_sigterm_and_sighup_end_a_command_as_ctrl_c_does(tmp_path, name):
+    """An audit: `timeout` (SIGTERM) or a closed terminal (SIGHUP) killed llk outright: a
+    render left its half-written temporary file, an analysis saved none of its finished deals.
+    Now they end it as Ctrl-C does, with the shell's exit code for the signal (128 + N)."""
+    signum = getattr(signal, name)
+    proc = subprocess.Popen([str(BIN / "llk"), "analyze", "--size", "10x10", "--count", "1000000",
+                             "--workers", "1", "--progress", "--json", "run.json"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def busy():
+        assert proc.stderr.read(1), proc.communicate()
+        time.sleep(0.5)
+
+    out, err, stopped = ctrl_c(proc, busy, signum)
+    assert proc.returncode == 128 + signum, err
+    assert err.rstrip().endswith("llk analyze: terminated"), err
+    data = json.loads((tmp_path / "run.json").read_text())
+    assert data["deals"]["count"] == data["summary"]["boards"] > 0
+    assert [p.name for p in tmp_path.iterdir()] == ["run.json"]     # no temporary file left
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="Windows has no SIGINT for one process")

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import sys
-from typing import Optional, Sequence
+import threading
+from typing import Any, Dict, List, Optional, Sequence
 
 from .._version import __version__
 from ..deals import Deals, deal_seed
@@ -73,6 +75,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         # Started with stdout closed (llk moves b.txt >&-): print() would drop the output
         # silently, so writing to it fails as a full disk does.
         sys.stdout = _ClosedOutput()
+    ended: List[int] = []
+    previous = _end_as_interrupted(ended)
     try:
         code = args.func(args)
         sys.stdout.flush()      # a buffered write fails here (> /dev/full), not at exit
@@ -91,10 +95,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     except KeyboardInterrupt:
         try:
-            print(f"{prog}: interrupted", file=sys.stderr)
+            print(f"{prog}: {'terminated' if ended else 'interrupted'}", file=sys.stderr)
         except KeyboardInterrupt:       # a second Ctrl-C while saying so
             pass
-        return 130
+        return 128 + ended[0] if ended else 130
     except BrokenPipeError:
         # The reader went away (llk moves board.txt | head): not an error. Point stdout at
         # devnull so the interpreter's final flush does not complain.
@@ -106,6 +110,33 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"{prog}: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
         _discard_stdout()
         return 2
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+#: Signals that end a command as Ctrl-C does, where by default they would kill it outright:
+#: `timeout`, `kill` and a closed terminal left a half-written temporary file beside the
+#: output, and an analysis's finished deals unsaved.
+_ENDING_SIGNALS = ("SIGTERM", "SIGHUP")
+
+
+def _end_as_interrupted(ended: List[int]) -> Dict[int, Any]:
+    """Make SIGTERM and SIGHUP (where they keep their default action) raise KeyboardInterrupt,
+    so files are cleaned up and results saved as for Ctrl-C; the signal goes into ``ended``.
+    Returns the handlers replaced (none off the main thread, where Python sets none)."""
+    def on_signal(signum, frame):
+        ended.append(signum)
+        raise KeyboardInterrupt
+
+    previous: Dict[int, Any] = {}
+    if threading.current_thread() is not threading.main_thread():
+        return previous
+    for name in _ENDING_SIGNALS:
+        signum = getattr(signal, name, None)        # (Windows has no SIGHUP)
+        if signum is not None and signal.getsignal(signum) is signal.SIG_DFL:
+            previous[signum] = signal.signal(signum, on_signal)
+    return previous
 
 
 class _ClosedOutput:

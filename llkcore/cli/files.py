@@ -109,6 +109,14 @@ def read_board(path: str, rules: Any) -> Board:
                 if isinstance(data, dict):
                     if "grid" not in data:
                         raise UsageError(f"{path}: a JSON board is a grid or an object with \"grid\"")
+                    # (seed and certificate: what llk generate wrote before saved games.)
+                    unknown = sorted(set(data) - {"grid", "rules", "seed", "certificate"}, key=str)
+                    if unknown:
+                        # A typo ("rulez") or a saved game without its "format" lost what it
+                        # said without a word: the board was read under other rules.
+                        raise UsageError(f"{path}: unknown field(s) {unknown} beside \"grid\" "
+                                         "(a board is {\"grid\": ..., \"rules\": ...}; a saved "
+                                         "game, as to_json writes it, starts with its \"format\")")
                     file_rules = rules_from_json(data.get("rules"), path)
                     grid = data["grid"]
                 else:
