@@ -559,22 +559,28 @@ def test_entry_points_run_end_to_end(tmp_path, entry):
     assert len(done.stderr.strip().splitlines()) == 1 and "oops" in done.stderr
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="Windows has no SIGINT for one process: "
-                    "Ctrl-C goes to a whole console group")
-def test_ctrl_c_stops_analyze_promptly(tmp_path):
-    """A real SIGINT to a running ``llk analyze`` over a million deals: it stops within seconds,
-    says so, exits 130, and leaves no thread behind (the process would hang otherwise). The
-    deals finished are summarised and saved as the run of that many deals they are."""
+def stopped_analysis(tmp_path, signum, workers):
+    """``llk analyze`` over a million deals into run.json, sent ``signum`` once it is at work:
+    (the process, its stdout, its stderr, seconds from the signal to its exit)."""
     proc = subprocess.Popen([str(BIN / "llk"), "analyze", "--size", "10x10", "--count", "1000000",
-                             "--workers", "2", "--progress", "--json", "run.json"], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--workers", str(workers), "--progress", "--json", "run.json"],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def busy():
         # The first progress output means Python is up and boards are being solved.
         assert proc.stderr.read(1), proc.communicate()
         time.sleep(0.5)
 
-    out, err, stopped = ctrl_c(proc, busy)
+    return (proc, *ctrl_c(proc, busy, signum))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows has no SIGINT for one process: "
+                    "Ctrl-C goes to a whole console group")
+def test_ctrl_c_stops_analyze_promptly(tmp_path):
+    """A real SIGINT to a running ``llk analyze`` over a million deals: it stops within seconds,
+    says so, exits 130, and leaves no thread behind (the process would hang otherwise). The
+    deals finished are summarised and saved as the run of that many deals they are."""
+    proc, out, err, stopped = stopped_analysis(tmp_path, signal.SIGINT, workers=2)
     assert proc.returncode == 130, err
     assert "interrupted" in err
     assert stopped < 10, stopped
@@ -599,15 +605,7 @@ def test_sigterm_and_sighup_end_a_command_as_ctrl_c_does(tmp_path, name):
     render left its half-written temporary file, an analysis saved none of its finished deals.
     Now they end it as Ctrl-C does, with the shell's exit code for the signal (128 + N)."""
     signum = getattr(signal, name)
-    proc = subprocess.Popen([str(BIN / "llk"), "analyze", "--size", "10x10", "--count", "1000000",
-                             "--workers", "1", "--progress", "--json", "run.json"], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-    def busy():
-        assert proc.stderr.read(1), proc.communicate()
-        time.sleep(0.5)
-
-    out, err, stopped = ctrl_c(proc, busy, signum)
+    proc, out, err, stopped = stopped_analysis(tmp_path, signum, workers=1)
     assert proc.returncode == 128 + signum, err
     assert err.rstrip().endswith("llk analyze: terminated"), err
     data = json.loads((tmp_path / "run.json").read_text())
