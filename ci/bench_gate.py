@@ -59,7 +59,7 @@ GATES = {
     # the board's density, 0.7x since the listing weighs a flood against the pairs' sweeps.
     "listing-vs-pairs-sparse": (0.25, 0.5),
     # Board.hint on a sparse board of two types against Board.moves_array there: 0.7x when the
-    # hint listed every move of up to two turns first, 450x since it lists by turns.
+    # hint listed every move of up to two turns first, 136x since it lists by turns.
     "hint-vs-listing-few-types": (10, 100),
     "moves": (2_000, 10_000),
     "generate-18x8": (1_000, 5_000),
