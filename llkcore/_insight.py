@@ -66,8 +66,8 @@ class Hint(Tuple[Point, Point]):
     ``verdict``: SOLVABLE when the position after the move is proved winnable (the move is
     safe); otherwise no move could be proved safe and this is the plain hint, with the verdict
     on the position before it: UNSOLVABLE (the game is already lost: no move can keep it
-    winnable) or UNKNOWN (not decided within the time limit; the first move found when the
-    time ran out before the moves were ordered). ``safe`` is True iff SOLVABLE.
+    winnable) or UNKNOWN (not decided within the time limit). When the time ran out before the
+    moves were ordered, the move is the first one found. ``safe`` is True iff SOLVABLE.
     """
 
     verdict: Verdict
@@ -286,8 +286,9 @@ class Insight:
                   known: Iterable[np.ndarray] = ()) -> Optional[Tuple[np.ndarray, Verdict]]:
         """(move, verdict): a move that keeps the position winnable, verdict SOLVABLE; or,
         when none could be proved safe, the plain hint with the position's verdict (UNSOLVABLE:
-        no move can; UNKNOWN: not decided in time; the first move found when the time ran out
-        ordering the moves). None when no pair can be removed.
+        no move can; UNKNOWN: not decided in time). When the time ran out ordering the moves: a
+        known certificate's first move, or the first move found with what is known at no cost.
+        None when no pair can be removed.
 
         Among the moves proved safe it prefers the hint order (fewest turns, shortest path,
         smallest pair), looking at up to HINT_TRIES moves ahead of the certificate's first."""
@@ -296,9 +297,17 @@ class Insight:
         if order is None:
             # The time ran out ordering the moves (listing them, and a path search for each
             # move of three turns or more, can take seconds on a big sparse board). The plain
-            # hint would list them all again: the first move found instead, undecided.
+            # hint would list them all again. What is known of the position without a search
+            # decides (as in classify): a certificate's first move is safe; a lost position
+            # (a type with an odd count) is lost whatever the move; else the first move found.
             found = _pairs.first_move(state, rules.max_turns)
-            return None if found is None else (np.array(found, dtype=np.int32), Verdict.UNKNOWN)
+            if found is None:
+                return None
+            known_now = self.decide(state, rules, Budget(0.0), known)
+            if known_now.certificate is not None:
+                return known_now.certificate[0], Verdict.SOLVABLE
+            verdict = Verdict.UNSOLVABLE if known_now.verdict == Verdict.UNSOLVABLE else Verdict.UNKNOWN
+            return np.array(found, dtype=np.int32), verdict
         if len(order) == 0:
             return None
         known = list(known)

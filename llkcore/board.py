@@ -449,9 +449,10 @@ class Board:
         was proved; otherwise it is the plain hint and ``hint.verdict`` says why: UNSOLVABLE,
         the game is already lost; UNKNOWN, not decided within ``time_limit`` seconds (None for
         no limit; 0 for no search, only what is already known, as ``winnable``). When the time
-        runs out before the moves are even listed and ordered (boards of a million cells), the
-        UNKNOWN hint is the first move found instead of the plain hint, which would list them
-        all. The plain hint (``safe=False``) is not a search and ignores ``time_limit``: it
+        runs out before the moves are even listed and ordered (boards of a million cells), it
+        answers from what is known without a search: a known certificate's first move (safe), or
+        the first move found instead of the plain hint (which would list them all), UNSOLVABLE
+        when a type has an odd count, else UNKNOWN. The plain hint (``safe=False``) is not a search and ignores ``time_limit``: it
         stays deterministic, and on a board of a million cells listing its moves takes about
         a second.
         """

@@ -14,6 +14,7 @@ import pickle
 import threading
 import time
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 
@@ -162,20 +163,44 @@ def test_a_hint_with_no_proof_in_time_falls_back_to_the_plain_hint(monkeypatch):
     assert traps.verdict == K and list(traps) == [] and traps.undecided == board.moves()
 
 
-def test_out_of_time_before_the_moves_are_ordered_the_hint_is_the_first_move_found(monkeypatch):
+def test_out_of_time_before_the_moves_are_ordered_the_hint_says_what_is_known(monkeypatch):
     """The plain hint lists and weighs every move, which no time limit bounds (15.6 s on a
     1024x1024 board with gravity in a helper's audit): when the time runs out ordering the moves,
-    the safe hint is the first removable pair the listing meets, undecided."""
+    the safe hint answers from what is known without a search. A known certificate: its first
+    move, safe. A type with an odd count (an audit: UNKNOWN after the whole time limit, on a
+    100 x 100 board of max_turns 6 that winnable() calls lost at once): lost. Else the first
+    removable pair the listing meets, undecided."""
     from llkcore._core import pairs as _pairs
 
-    board = llk.generate(8, 8, seed=3)
     monkeypatch.setattr(_insight._pairs, "hint_order", lambda state, turns, seconds: None)
+    board = llk.generate(8, 8, seed=3)
     hint = board.hint(safe=True, time_limit=0.5)
+    assert hint.verdict == S and hint.safe and hint == board.certificate[0]
+    fresh = llk.Board(board.grid.tolist())
+    hint = fresh.hint(safe=True, time_limit=0)
     assert hint.verdict == K and not hint.safe
-    first = _pairs.first_move(board._state, board.rules.max_turns)
-    assert tuple(hint) == tuple(board._point(c) for c in first) and hint in board.moves()
+    first = _pairs.first_move(fresh._state, fresh.rules.max_turns)
+    assert tuple(hint) == tuple(fresh._point(c) for c in first) and hint in fresh.moves()
+    odd = board.grid.tolist()
+    odd[0][0] = 0
+    lost = llk.Board(odd)
+    hint = lost.hint(safe=True, time_limit=0.5)
+    assert hint.verdict == U and not hint.safe and hint in lost.moves()
     stuck = llk.Board([[1, 2], [2, 1]], rules=llk.Rules(border=False))
     assert _pairs.first_move(stuck._state, 2) is None and stuck.hint(safe=True) is None
+
+
+def test_a_lost_big_board_is_called_lost_though_its_moves_are_not_ordered_in_time():
+    """The audit's board, unpatched: ordering the moves of three turns or more on 100 x 100
+    outlasts 50 ms, and the odd count still makes the answer UNSOLVABLE, at once."""
+    rng = np.random.default_rng(0)
+    grid = rng.integers(1, 5, size=(100, 100)).astype(np.int32)
+    grid[0, :4] = [0, 1, 1, 2]
+    if (grid == 1).sum() % 2 == 0:
+        grid[1, 1] = 2 if grid[1, 1] == 1 else 1
+    board = llk.Board(grid, rules=llk.Rules(max_turns=6))
+    assert board.winnable(time_limit=0) == U
+    assert board.hint(safe=True, time_limit=0.05).verdict == U
 
 
 @pytest.mark.parametrize("turns", [2, 3, 4])
