@@ -13,7 +13,7 @@ import re
 import threading
 import weakref
 from typing import (TYPE_CHECKING, Any, Dict, Hashable, Iterable, List, Literal, Optional, Sequence,
-                    Tuple, Type, Union, cast, overload)
+                    Tuple, Type, TypeVar, Union, cast, overload)
 
 import numpy as np
 import numpy.typing as npt
@@ -40,6 +40,8 @@ if TYPE_CHECKING:
     from .render import Picture
 
 GridLike = Union["Board", np.ndarray, Sequence[Sequence[int]]]
+#: A Board or a subclass of it: copies, loads and parses keep the caller's class.
+_B = TypeVar("_B", bound="Board")
 
 # The picture maker (render.py) for ``_repr_svg_`` and ``show``. render.py sits above the Board
 # (it builds Boards from grids and replays solutions on copies), so instead of the
@@ -130,7 +132,7 @@ class Board:
     # ---- other ways in and out ----------------------------------------------------------------
 
     @classmethod
-    def from_text(cls, text: Union[str, bytes], rules: Optional[Rules] = None) -> "Board":
+    def from_text(cls: Type[_B], text: Union[str, bytes], rules: Optional[Rules] = None) -> _B:
         """Parse rows of whitespace-separated ints; ``.`` stands for 0 and ``#`` for a wall (-1).
 
         Blank lines are ignored; bytes are read as ``from_json`` reads them (UTF-8, UTF-16 or
@@ -143,8 +145,8 @@ class Board:
         return grid_to_text(self.grid)
 
     @classmethod
-    def from_labels(cls, grid: Iterable[Iterable[Hashable]], *, empty: Hashable = None,
-                    walls: Iterable[Hashable] = (), rules: Optional[Rules] = None) -> "Board":
+    def from_labels(cls: Type[_B], grid: Iterable[Iterable[Hashable]], *, empty: Hashable = None,
+                    walls: Iterable[Hashable] = (), rules: Optional[Rules] = None) -> _B:
         """A Board from any hashable labels, as a screen reader sees tiles: strings, tuples, ints.
 
         ``empty``: the label of an empty cell. ``walls``: labels of cells that are never removed
@@ -725,10 +727,10 @@ class Board:
 
     # ---- copies and pickling ------------------------------------------------------------------
 
-    def __copy__(self) -> "Board":
+    def __copy__(self: _B) -> _B:
         return self.copy()
 
-    def __deepcopy__(self, memo: dict) -> "Board":
+    def __deepcopy__(self: _B, memo: dict) -> _B:
         other = self._copy_board(type(self))
         other._set_own_attributes(copy.deepcopy(self._own_attributes(), memo))
         return other
@@ -781,7 +783,7 @@ class Board:
                                       take_back=True)
             return played == len(points) and self._state.tiles == 2 * len(points)
 
-    def copy(self) -> "Board":
+    def copy(self: _B) -> _B:
         """An independent copy (grid, index, history, certificate, labels, seed), of this
         board's class; a subclass's own attributes are copied as ``copy.copy`` would."""
         other = self._copy_board(type(self))
@@ -794,7 +796,7 @@ class Board:
         (a bot's ``remove`` that clicks, say) must not run there."""
         return self._copy_board(Board)
 
-    def _copy_board(self, cls: Type["Board"]) -> "Board":
+    def _copy_board(self, cls: Type[_B]) -> _B:
         """The copy of the Board's own state, as a ``cls``."""
         other = cls.__new__(cls)
         with self._writer:
@@ -817,7 +819,7 @@ class Board:
         return saving.to_json(self, indent=indent)
 
     @classmethod
-    def from_json(cls, text: Union[str, bytes]) -> "Board":
+    def from_json(cls: Type[_B], text: Union[str, bytes]) -> _B:
         """A Board from ``to_json``'s document, its history replayed so that undo and redo work
         as before saving. A malformed document, or one of a newer format version, raises
         BoardError saying what is wrong."""
@@ -833,16 +835,16 @@ class Board:
                 (in_dict or None, in_slots) if in_slots else (in_dict or None))
 
     @classmethod
-    def _restore(cls, document: dict, branched: bool = False) -> "Board":
+    def _restore(cls: Type[_B], document: dict, branched: bool = False) -> _B:
         board = saving.restore(document, Board, check_certificates=False)
         board._branched = branched      # (its certificates were not checked: to_json will)
         return cls._of_class(board)
 
     @classmethod
-    def _of_class(cls, board: "Board") -> "Board":
+    def _of_class(cls: Type[_B], board: "Board") -> _B:
         """``board`` (a plain Board a file was replayed on: a subclass's ``__init__`` and
         overrides stay out of the replay) as a ``cls``."""
-        return board if cls is Board else board._copy_board(cls)
+        return cast(_B, board) if cls is Board else board._copy_board(cls)
 
     def _after_fork(self) -> None:
         """In a forked child: locks held at the fork belong to threads that are not here. They

@@ -43,6 +43,17 @@ for trap in board.traps():
     assert_type(trap, Move)
 assert_type(llk.Board.from_json(board.to_json()), llk.Board)
 
+
+class BotBoard(llk.Board):
+    """A subclass keeps its class through copies, loads and parses, in its types too."""
+
+
+bot = BotBoard(grid)
+assert_type(bot.copy(), BotBoard)
+assert_type(BotBoard.from_json(bot.to_json()), BotBoard)
+assert_type(BotBoard.from_text(bot.to_text()), BotBoard)
+assert_type(BotBoard.from_labels([["a", "a"]]), BotBoard)
+
 deal = llk.generate(8, 18, seed=7)
 solution = assert_type(llk.solve(deal, time_limit=1.0), llk.Solution)
 assert_type(solution.verdict, llk.Verdict)
