@@ -38,3 +38,15 @@ def test_public_api_types_are_exact_under_strict(tmp_path):
 def test_user_script_runs():
     """The script's calls are real ones (assert_type returns its argument at run time)."""
     subprocess.run([sys.executable, str(USER_SCRIPT)], cwd=ROOT / "tests", check=True, timeout=300)
+
+
+def test_readme_examples_type_check(tmp_path):
+    """The README's runnable examples, as one script (test_readme runs them so), pass mypy: an
+    example that ignores an Optional (a hint that may be None, say) teaches users code their
+    type checker refuses (a docs audit found four)."""
+    from test_readme import README, checked_blocks
+
+    script = tmp_path / "readme_examples.py"
+    script.write_text("\n".join(source for _, source in checked_blocks(README.read_text("utf-8"))))
+    done = mypy("--follow-imports=silent", str(script), tmp_path=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
