@@ -34,8 +34,9 @@ class Summary(dict):
 
     Keys: ``boards``; ``verdicts`` -> {name: {"count", "fraction"}}; ``initial_moves``,
     ``solution_length`` (solvable boards only), ``nodes``, ``seconds`` -> {"mean", "median",
-    "p90", "p99", "max"} (None when there is no board); ``total_seconds`` (sum of per-board
-    solve times), ``wall_seconds``, ``boards_per_second``, ``workers``, ``strategy``; with
+    "p90", "p99", "max"} (None when there is no board; ``initial_moves`` over the boards whose
+    count finished, and ``uncounted`` is how many ran past their time limit); ``total_seconds`` (sum of per-board
+    times), ``wall_seconds``, ``boards_per_second``, ``workers``, ``strategy``; with
     ratings also ``score``, ``clear_rate``, ``trap_rate``, ``branching`` (the same statistics).
     """
 
@@ -48,8 +49,9 @@ class Analysis:
 
     Arrays: ``verdict`` (int8, ``llk.Verdict`` values), ``initial_moves`` (int32, removable pairs
     at the start; -1 when listing them ran past the board's time limit), ``solution_length``
-    (int32, removals in the solution, -1 when none was found), ``nodes`` (int64, search nodes), ``seconds`` (float64, solve time). ``moves`` is a list of
-    solutions (None where not solvable) when ``keep_moves=True`` was asked, else None.
+    (int32, removals in the solution, -1 when none was found), ``nodes`` (int64, search nodes), ``seconds`` (float64, the board's
+    time: counting its initial moves and solving it, which its time limit bounds; a rating is
+    not included). ``moves`` is a list of solutions (None where not solvable) when ``keep_moves=True`` was asked, else None.
     ``ratings``: with ``rate=True``, a dict of float64 arrays, one per RATING_FIELDS name
     (``llk.rate`` of each board with its defaults), else None.
 
@@ -134,6 +136,7 @@ class Analysis:
             boards=n,
             verdicts=verdicts,
             initial_moves=_stats(self.initial_moves[self.initial_moves >= 0]),
+            uncounted=int(np.count_nonzero(self.initial_moves < 0)),
             solution_length=_stats(self.solution_length[solved]),
             nodes=_stats(self.nodes),
             seconds=_stats(self.seconds),
@@ -344,6 +347,10 @@ def _format_summary(s: Dict[str, Any]) -> str:
     for label, key, scale in rows:
         stats = s[key]
         lines.append(f"{label:<18}" + "".join(f"{_fmt_number(stats[c], scale):>10}" for c in cols))
+    uncounted = s.get("uncounted", 0)
+    if uncounted:
+        lines.append(f"(initial moves: {uncounted} board{'s' if uncounted != 1 else ''} not counted, "
+                     "the listing ran past the time limit)")
     return "\n".join(lines)
 
 

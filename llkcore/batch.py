@@ -240,12 +240,14 @@ def _solve_one(solver: Solver, keep_moves: bool, board: Board, *,
     found = sol.moves if verdict == int(Verdict.SOLVABLE) else None
     length = -1 if found is None else len(found)
     moves = list(found) if keep_moves and found is not None else None
+    # The board's time is its count's and its solve's, both of which its time limit bounds.
+    seconds = time.perf_counter() - start
     rating = None
     if rate:
         r = rating_of(board, cancel=solver._cancel)
         rating = (r.score, r.clear_rate, np.nan if r.trap_rate is None else r.trap_rate,
                   np.nan if r.branching is None else r.branching)
-    return (verdict, initial, length, int(sol.nodes), float(sol.seconds), moves, rating)
+    return (verdict, initial, length, int(sol.nodes), seconds, moves, rating)
 
 
 def _board_of(index: int, item: Any, rules: Optional[Rules]) -> Board:

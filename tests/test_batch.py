@@ -751,3 +751,8 @@ def test_counting_the_initial_moves_keeps_the_boards_time_limit():
     assert time.perf_counter() - start < 2 * 0.2 + 1.0      # count and solve; a loaded machine
     assert result.initial_moves.tolist() == [-1, len(small.moves())]
     assert result.summary()["initial_moves"]["max"] == len(small.moves())
+    # A batch audit: the summary dropped the -1 silently, and ``seconds`` (the solve's alone)
+    # left the count's time out, so the big board looked 10 ms long. Both are shown now.
+    assert result.summary()["uncounted"] == 1
+    assert "1 board not counted" in str(result.summary())
+    assert result.seconds[0] >= 0.15
