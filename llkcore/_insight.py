@@ -306,8 +306,7 @@ class Insight:
             known_now = self.decide(state, rules, Budget(0.0), known)
             if known_now.certificate is not None:
                 return known_now.certificate[0], Verdict.SOLVABLE
-            verdict = Verdict.UNSOLVABLE if known_now.verdict == Verdict.UNSOLVABLE else Verdict.UNKNOWN
-            return np.array(found, dtype=np.int32), verdict
+            return np.array(found, dtype=np.int32), known_now.verdict   # UNSOLVABLE or UNKNOWN
         if len(order) == 0:
             return None
         known = list(known)

@@ -35,8 +35,9 @@ class Summary(dict):
     Keys: ``boards``; ``verdicts`` -> {name: {"count", "fraction"}}; ``initial_moves``,
     ``solution_length`` (solvable boards only), ``nodes``, ``seconds`` -> {"mean", "median",
     "p90", "p99", "max"} (None when there is no board; ``initial_moves`` over the boards whose
-    count finished, and ``uncounted`` is how many ran past their time limit); ``total_seconds`` (sum of per-board
-    times), ``wall_seconds``, ``boards_per_second``, ``workers``, ``strategy``; with
+    count finished, and ``uncounted`` is how many ran past their time limit); ``total_seconds``
+    (sum of per-board times), ``wall_seconds``, ``boards_per_second``, ``workers``,
+    ``strategy``; with
     ratings also ``score``, ``clear_rate``, ``trap_rate``, ``branching`` (the same statistics).
     """
 
@@ -49,9 +50,10 @@ class Analysis:
 
     Arrays: ``verdict`` (int8, ``llk.Verdict`` values), ``initial_moves`` (int32, removable pairs
     at the start; -1 when listing them ran past the board's time limit), ``solution_length``
-    (int32, removals in the solution, -1 when none was found), ``nodes`` (int64, search nodes), ``seconds`` (float64, the board's
-    time: counting its initial moves and solving it, which its time limit bounds; a rating is
-    not included). ``moves`` is a list of solutions (None where not solvable) when ``keep_moves=True`` was asked, else None.
+    (int32, removals in the solution, -1 when none was found), ``nodes`` (int64, search nodes),
+    ``seconds`` (float64, the board's time: counting its initial moves and solving it, which its
+    time limit bounds; a rating is not included). ``moves`` is a list of solutions (None where
+    not solvable) when ``keep_moves=True`` was asked, else None.
     ``ratings``: with ``rate=True``, a dict of float64 arrays, one per RATING_FIELDS name
     (``llk.rate`` of each board with its defaults), else None.
 
