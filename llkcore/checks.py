@@ -77,9 +77,12 @@ _NAN_LABEL = float("nan")
 
 
 def label_key(label: Hashable) -> Hashable:
-    """How labels are told apart: as dict keys are, except that every NaN is one label."""
+    """How labels are told apart: as dict keys are, except that every NaN is one label, inside
+    a tuple too (a tuple compares its items by identity first, so two NaN objects differ)."""
     if isinstance(label, (float, complex, np.floating, np.complexfloating)) and label != label:
         return _NAN_LABEL
+    if isinstance(label, tuple):
+        return tuple(label_key(item) for item in label)
     return label
 
 

@@ -395,6 +395,13 @@ def test_walls_given_as_one_string_are_refused_and_nan_is_one_label():
         assert walled.grid.tolist() == [[1, -1, 1], [2, -1, 2]]
     tiles = llk.Board.from_labels([[np.nan, "a", float("nan")]], empty="a")
     assert tiles.grid.tolist() == [[1, 0, 1]] and tiles.moves() == [((0, 0), (0, 2))]
+    # Inside a tuple too (a UI audit: two ("x", nan) tiles were two types that never match,
+    # and update() of a loaded board numbered the label anew).
+    pair = llk.Board.from_labels([[("x", float("nan")), ("x", np.nan)]])
+    assert pair.grid.tolist() == [[1, 1]] and pair.moves() == [((0, 0), (0, 1))]
+    loaded = llk.Board.from_json(pair.to_json())
+    loaded.update([[("x", float("nan")), None]])
+    assert loaded.grid.tolist() == [[1, 0]]
 
 
 def test_the_empty_label_cannot_also_be_a_wall():

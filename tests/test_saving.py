@@ -235,6 +235,8 @@ def saved(**changes):
     # Every NaN is one label (Board.from_labels), and a label's number is a cell's int32
     # (an edges audit: both were loaded).
     (saved(labels=[[0, None], [1, {"float": "nan"}], [2, {"float": "nan"}]]), "appears twice"),
+    (saved(labels=[[0, None], [1, ["x", {"float": "nan"}]], [2, ["x", {"float": "nan"}]]]),
+     "appears twice"),
     (saved(labels=[[0, None], [1, "a"], [2, "b"], [2**31, "c"]]), "not an int32"),
     (saved(labels=[[0, None], [1, "a"], [2, "b"], [-2**31 - 1, "c"]]), "not an int32"),
     # deep enough for a RecursionError, not for json's own "nested too deeply" (helper audit)
