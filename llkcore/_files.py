@@ -35,7 +35,15 @@ def temp_beside(target: str) -> Tuple[int, str]:
     """(fd, name) of a new temporary file in ``target``'s folder, where ``atomic_writer`` writes
     before renaming (OSError when none can be made there)."""
     folder = os.path.dirname(os.path.abspath(target))
-    return tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=folder)
+    try:
+        return tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise naming(exc, target) from None
+
+
+def naming(exc: OSError, target: str) -> OSError:
+    """``exc`` as raised for ``target``: the caller's file, not the hidden temporary file."""
+    return type(exc)(exc.errno, exc.strerror, target) if exc.errno is not None else exc
 
 
 @contextlib.contextmanager
@@ -58,7 +66,10 @@ def atomic_writer(path: str) -> Iterator[BinaryIO]:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, target)
+        try:
+            os.replace(tmp, target)
+        except OSError as exc:          # a folder of that name, say
+            raise naming(exc, target) from None
         renamed = True
     finally:
         if not renamed and os.path.exists(tmp):

@@ -581,6 +581,19 @@ def test_a_picture_is_saved_whole_or_not_at_all(tmp_path, monkeypatch):
     assert link.is_symlink() and parse(target.read_text()).get("width") is not None
 
 
+def test_a_failed_save_names_the_callers_file_not_the_temporary_one(tmp_path):
+    """A UI audit: saving into a missing folder, or onto a folder, raised an OSError that named
+    the hidden temporary file (.x.png.vnp2xnuf.tmp) instead of the file asked for."""
+    pic = llk.Board([[1, 1]]).show()
+    for name, error in ((tmp_path / "nodir" / "x.svg", FileNotFoundError),
+                        (tmp_path / "folder.svg", IsADirectoryError)):
+        (tmp_path / "folder.svg").mkdir(exist_ok=True)
+        with pytest.raises(error) as raised:
+            pic.save(name)
+        assert raised.value.filename == str(name) and ".tmp" not in str(raised.value)
+    assert sorted(os.listdir(tmp_path)) == ["folder.svg"]
+
+
 def test_llk_render_streams_the_svg_it_would_have_made_whole(tmp_path, capsys):
     board = llk.generate(6, 8, seed=3)
     (tmp_path / "b.json").write_text(board.to_json())
