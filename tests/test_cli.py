@@ -294,6 +294,19 @@ def test_render_refuses_a_cell_size_for_text(tmp_path, capsys, monkeypatch, outp
     assert widths[1] < widths[0]        # (the default, 36 pixels a cell, and 20)
 
 
+
+def test_render_takes_the_cell_sizes_the_api_takes(tmp_path, capsys, monkeypatch):
+    """A UI audit: render.svg took cells of 8 to 1024 pixels, llk render --cell 8 to 512."""
+    from llkcore import render
+
+    monkeypatch.chdir(tmp_path)
+    Path("b.txt").write_text("1 2\n1 2\n")
+    assert run(capsys, "render", "b.txt", "-o", "b.svg", "--cell", render.MAX_CELL)[0] == 0
+    assert Path("b.svg").read_text() == render.svg(llk.Board.from_text("1 2\n1 2\n"), cell=render.MAX_CELL)
+    code, _, err = run(capsys, "render", "b.txt", "-o", "b.svg", "--cell", render.MAX_CELL + 1)
+    assert code == 2 and "--cell" in one_error_line(err, "render")
+
+
 # ---------------------------------------------------------------------------------------------
 # analyze
 # ---------------------------------------------------------------------------------------------

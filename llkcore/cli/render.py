@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from ..errors import CoordinateError
-from ..render import CELL
+from ..render import CELL, MAX_CELL
 from .files import (output_extension, read_board, say_wrote, write_atomic, write_pieces,
                     write_text)
 from .options import (UsageError, add_board, add_rules, add_time_limit, int_in, parse_pair,
@@ -31,8 +31,8 @@ def register(sub) -> None:
     p.add_argument("--solution", action="store_true",
                    help="number the tiles by a solution (on a picture: -o FILE.svg or FILE.png)")
     add_time_limit(p, None, f"seconds --solution may solve for (default {SOLUTION_SECONDS:g})")
-    p.add_argument("--cell", type=int_in(8, 512), metavar="PX",
-                   help=f"cell size of the picture in pixels (default {CELL})")
+    p.add_argument("--cell", type=int_in(8, MAX_CELL), metavar="PX",
+                   help=f"cell size of the picture in pixels, 8 to {MAX_CELL} (default {CELL})")
     add_rules(p)
     p.set_defaults(func=run)
 
