@@ -37,8 +37,8 @@ class Summary(dict):
     "p90", "p99", "max"} (None when there is no board; ``initial_moves`` over the boards whose
     count finished, and ``uncounted`` is how many ran past their time limit); ``total_seconds``
     (sum of per-board times), ``wall_seconds``, ``boards_per_second``, ``workers``,
-    ``strategy``; with
-    ratings also ``score``, ``clear_rate``, ``trap_rate``, ``branching`` (the same statistics).
+    ``strategy``; with ratings also ``score``, ``clear_rate``, ``trap_rate``, ``branching``
+    (the same statistics).
     """
 
     def __str__(self) -> str:

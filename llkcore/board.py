@@ -454,9 +454,9 @@ class Board:
         runs out before the moves are even listed and ordered (boards of a million cells), it
         answers from what is known without a search: a known certificate's first move (safe), or
         the first move found instead of the plain hint (which would list them all), UNSOLVABLE
-        when a type has an odd count, else UNKNOWN. The plain hint (``safe=False``) is not a search and ignores ``time_limit``: it
-        stays deterministic, and on a board of a million cells listing its moves takes about
-        a second.
+        when a type has an odd count, else UNKNOWN. The plain hint (``safe=False``) is not a
+        search and ignores ``time_limit``: it stays deterministic, and on a board of a million
+        cells listing its moves takes about a second.
         """
         check_seconds(time_limit, "time_limit")
         if flag(safe, "safe"):
