@@ -23,7 +23,7 @@ from ._core.reader import UNORDERED
 from ._insight import listing_seconds
 from .analysis import DTYPES, FIELDS, RATING_FIELDS, Analysis, columns_of
 from .board import Board, rules_conflict
-from .checks import flag, int_dtype_refused, integer, is_array
+from .checks import board_dtype, flag, integer, is_array
 from .coords import Move
 from .difficulty import rating_of
 from .errors import AnalysisInterrupted, BoardError
@@ -66,17 +66,22 @@ def resolve_workers(workers: Optional[int]) -> int:
     return integer(workers, "workers", low=1, high=MAX_WORKERS)
 
 
+def check_batch_array(grids: Any) -> None:
+    """Refuse (BoardError) an array of boards (numpy's, or Dask's) that is not (B, rows, cols)
+    of ints."""
+    if grids.ndim != 3:
+        raise BoardError(f"a batch array must have shape (B, rows, cols), got {grids.shape}"
+                         + (" (one board? use llk.solve)" if grids.ndim == 2 else ""))
+    board_dtype(grids.dtype)
+
+
 def _items(grids: Any) -> Tuple[Iterator[Any], Optional[int]]:
     """(iterator over the boards, their number when known) for analyze's ``grids``."""
     if isinstance(grids, Board):
         raise TypeError("analyze takes many boards (an iterable or a (B, R, C) array); "
                         "use llk.solve for one board")
     if is_array(grids):
-        if grids.ndim != 3:
-            raise BoardError(f"a batch array must have shape (B, rows, cols), got {grids.shape}"
-                             + (" (one board? use llk.solve)" if grids.ndim == 2 else ""))
-        if grids.dtype == np.bool_ or not np.issubdtype(grids.dtype, np.integer):
-            raise BoardError(int_dtype_refused(grids.dtype))
+        check_batch_array(grids)
         return iter(grids), int(grids.shape[0])
     if (isinstance(grids, (list, tuple)) and grids and isinstance(grids[0], (list, tuple))
             and grids[0] and all(isinstance(v, (int, np.integer)) for v in grids[0])):

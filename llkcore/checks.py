@@ -15,7 +15,7 @@ from typing import Any, Hashable, List, Optional, Tuple, Type
 import numpy as np
 
 from .coords import size_words
-from .errors import CoordinateError
+from .errors import BoardError, CoordinateError
 
 INT32_MAX = 2**31 - 1
 #: Node budgets above this are taken as this: the kernels count nodes in 64 bits, and no search
@@ -147,14 +147,15 @@ def pair(p: Any, what: str = "a point") -> Tuple[int, int]:
 LABELS_HINT = "a grid of labels: llk.Board.from_labels"
 
 
-def int_dtype_refused(dtype: np.dtype) -> str:
-    """The message refusing an array whose values are not ints, with the way out for labels
-    (object or string arrays) and for floats."""
-    if dtype.kind in "OUS":
-        return f"board values must be ints, got dtype {dtype} ({LABELS_HINT})"
-    if dtype.kind == "f":
-        return f"board values must be ints, got dtype {dtype} (whole numbers: .astype(int))"
-    return f"board values must be ints, got dtype {dtype}"
+def board_dtype(dtype: np.dtype) -> np.dtype:
+    """``dtype`` when it is one a board's values may have (signed or unsigned ints); else the
+    BoardError refusing it, with the way out for labels (object or string arrays) and floats."""
+    if dtype.kind in "iu":
+        return dtype
+    way_out = {"O": LABELS_HINT, "U": LABELS_HINT, "S": LABELS_HINT,
+               "f": "whole numbers: .astype(int)"}.get(dtype.kind)
+    raise BoardError(f"board values must be ints, got dtype {dtype}"
+                     + (f" ({way_out})" if way_out else ""))
 
 
 def shown(value: Any, typed: bool = False) -> str:

@@ -24,8 +24,9 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 import numpy as np
 
 from ._core.state import MAX_SIDE
-from .batch import Analysis, analyze as _analyze_local, prepare_board, resolve_workers
-from .checks import flag, int_dtype_refused, optional_integer
+from .batch import (Analysis, analyze as _analyze_local, check_batch_array, prepare_board,
+                    resolve_workers)
+from .checks import flag, optional_integer
 from .errors import BoardError
 from .rules import Rules, as_rules
 from .solver import Solver
@@ -123,10 +124,7 @@ def analyze(collection: Any, *, rules: Optional[Rules] = None, strategy: str = "
     if isinstance(collection, db.Bag):
         blocks: List[Any] = list(collection.to_delayed())
     elif _is_array(collection):
-        if collection.ndim != 3:
-            raise BoardError(f"a batch array must have shape (B, rows, cols), got {collection.shape}")
-        if not np.issubdtype(collection.dtype, np.integer) or collection.dtype == np.bool_:
-            raise BoardError(int_dtype_refused(collection.dtype))
+        check_batch_array(collection)
         rows, cols = collection.shape[1:]
         if not (0 < rows <= MAX_SIDE and 0 < cols <= MAX_SIDE):
             # Before the rechunk to whole boards: a graph of millions of tasks was built first.

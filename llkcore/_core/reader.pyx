@@ -30,7 +30,7 @@ import operator
 
 import numpy as np
 
-from ..checks import LABELS_HINT, int_dtype_refused, point as check_point, shown
+from ..checks import LABELS_HINT, board_dtype, point as check_point, shown
 from ..errors import BoardError
 from .state import MAX_SIDE
 
@@ -211,9 +211,7 @@ cdef class GridReader:
             raise BoardError(f"a board must be 2-D, got {arr.ndim} dimension(s)")
         if arr.shape[0] == 0 or arr.shape[1] == 0:
             raise BoardError(f"a board must not be empty, got shape {arr.shape}")
-        dtype = arr.dtype
-        if dtype.kind not in "iu":
-            raise BoardError(int_dtype_refused(dtype))
+        dtype = board_dtype(arr.dtype)
         if arr.shape[0] > MAX_SIDE or arr.shape[1] > MAX_SIDE:
             raise BoardError(f"a board may have at most {MAX_SIDE} rows and {MAX_SIDE} columns, "
                              f"got {arr.shape}")
