@@ -120,10 +120,13 @@ def test_ratings_on_the_cluster_equal_local_ratings(client, boards):
 def test_bad_inputs_fail_before_computing():
     with pytest.raises(TypeError, match="dask.bag.Bag"):
         llk_dask.analyze({"not": "boards"})
-    with pytest.raises(llk.BoardError, match="shape"):
+    # The checks analyze makes of a numpy batch (batch.check_batch_array), ways out included.
+    with pytest.raises(llk.BoardError, match=r"shape.*one board\? use llk\.solve"):
         llk_dask.analyze(da.zeros((4, 4), dtype=np.int32))
-    with pytest.raises(llk.BoardError, match="must be ints"):
+    with pytest.raises(llk.BoardError, match=r"must be ints.*\.astype\(int\)"):
         llk_dask.analyze(da.zeros((2, 4, 4), dtype=np.float32))
+    with pytest.raises(llk.BoardError, match="must be ints, got dtype bool"):
+        llk_dask.analyze(da.zeros((2, 4, 4), dtype=bool))
     # Boards past the largest are refused before the rechunk to whole boards, which built a
     # graph of two million tasks first (an audit).
     with pytest.raises(llk.BoardError, match="1 to 1024 rows and columns"):
