@@ -211,6 +211,30 @@ def test_hint_fewest_turns_then_shortest_then_smallest(grid, r):
         assert isinstance(hint, tuple) and all(isinstance(p, tuple) for p in hint)
 
 
+def test_hint_agrees_with_the_full_order_on_crowded_and_sparse_boards():
+    """The hint finds the moves of at most one turn by passes over the cells, except on boards
+    with fewer than one tile in 128 cells (pairs.pxd, LINE_PASS_CELLS_PER_TILE), where it lists
+    them by turns. Either way it is the first move of ``hint_order``, which lists every move and
+    orders them all (checked against llkref in test_playouts), here on boards up to 120 wide
+    from empty to full, with walls, every number of turns, ring or not."""
+    from llkcore._core import pairs as _pairs
+    rng = np.random.default_rng(2026_12_05)
+    branches = set()
+    for _ in range(1000):
+        rows, cols = rng.integers(1, 121, size=2)
+        fill = rng.choice([0.001, 0.004, 0.01, 0.05, 0.3, 0.8, 1.0])
+        types = int(rng.integers(1, 80))
+        grid = np.where(rng.random((rows, cols)) < fill, rng.integers(1, types + 1, (rows, cols)), 0)
+        grid[rng.random((rows, cols)) < rng.choice([0.0, 0.0, 0.05, 0.3])] = -1
+        rules = llk.Rules(max_turns=int(rng.integers(0, 4)), border=bool(rng.integers(2)))
+        board = llk.Board(grid.astype(np.int32), rules=rules)
+        order = _pairs.hint_order(board._state, rules.max_turns)
+        first = None if len(order) == 0 else tuple(board._point(int(p)) for p in order[0])
+        assert board.hint() == first, (rows, cols, fill, types, rules)
+        branches.add(board.tiles_left * 128 >= (rows + 2) * (cols + 2))
+    assert branches == {True, False}
+
+
 def test_hint_prefers_fewer_turns_over_shorter():
     # 1s: straight along row 0, 0 turns, length 5. 2s: an L through (1, 1), 1 turn, length 2.
     grid = [[1, 0, 0, 0, 0, 1],

@@ -20,8 +20,11 @@ cdef enum:
     FLOOD_PER_PAIR = 15
     # Same-type pairs up to which a listing makes room for them all (8 MB; ``listing_room``).
     ROOM_FOR_ALL = 1 << 20
-    # Same-type pairs above which ``hint`` lists the moves of 0 and 1 turns first.
+    # Same-type pairs above which ``hint`` lists the moves of 0 and 1 turns first, when it does
+    # not find them by passes over the cells: on boards with at least one tile in
+    # LINE_PASS_CELLS_PER_TILE cells.
     LEVELED_HINT_PAIRS = 4096
+    LINE_PASS_CELLS_PER_TILE = 128
 
 
 cdef inline bint wants_floods(const Grid *g) noexcept nogil:

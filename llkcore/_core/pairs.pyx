@@ -20,7 +20,7 @@ from libc.string cimport memset
 
 from .alloc cimport IVec, ivec_reserve, llk_free, llk_malloc
 from .budget cimport Budget
-from .grid cimport Grid, adjacent, cmp_int64, cmp_pair, empty_neighbours
+from .grid cimport Grid, adjacent, bits_next, cmp_int64, cmp_pair, empty_neighbours
 from .link cimport link_cells
 from .memo cimport mix64
 from .sweep cimport link_sweep, two_turn_length
@@ -579,6 +579,124 @@ cdef inline int manhattan(const Grid *g, int pa, int pb) noexcept nogil:
     return abs(ra - rb) + abs((pa - ra * g.W) - (pb - rb * g.W))
 
 
+cdef inline void keep_preferred(int32_t *best, int x, int y, int length) noexcept nogil:
+    """best = (a, b, length): the move (x, y) of a straight or one-L path of ``length`` cells
+    if hint prefers it (shorter, then the smaller pair); best[2] < 0 means none yet."""
+    cdef int a = x if x < y else y, b = y if x < y else x
+    if (best[2] < 0 or length < best[2]
+            or (length == best[2] and (a < best[0] or (a == best[0] and b < best[1])))):
+        best[0] = a
+        best[1] = b
+        best[2] = length
+
+
+cdef int best_straight_move(const Grid *g, int32_t *best) noexcept nogil:
+    """The move hint prefers among those of no turn, into ``best`` (keep_preferred): two tiles
+    of a type next to each other along a row or a column, with only empty cells between. One
+    walk of the cells in row order, keeping the last occupied cell to the left and above each
+    (a plain walk: bit scans cost more on crowded boards, and the sparsest are not passed over,
+    LINE_PASS_CELLS_PER_TILE). 0, or -2 when out of memory."""
+    cdef int r, c, q, t, left
+    # above[c]: the last occupied cell of column c in the rows walked (-1: none).
+    cdef int32_t *above = <int32_t *>llk_malloc(<size_t>g.W * sizeof(int32_t))
+    if above == NULL:
+        return -2
+    for c in range(g.W):
+        above[c] = -1
+    for r in range(g.H):
+        left = -1
+        for c in range(g.W):
+            q = r * g.W + c
+            if g.cells[q] == 0:
+                continue
+            t = g.tid[q]
+            if t >= 0:
+                if left >= 0 and g.tid[left] == t:
+                    keep_preferred(best, left, q, q - left)
+                if above[c] >= 0 and g.tid[above[c]] == t:
+                    keep_preferred(best, above[c], q, (q - above[c]) // g.W)
+            left = q
+            above[c] = q
+    llk_free(above)
+    return 0
+
+
+cdef int best_l_move(const Grid *g, int32_t *best, Budget *b) noexcept nogil:
+    """The move hint prefers among those of one turn, into ``best`` (keep_preferred): a tile
+    seen along its row from an empty cell (the corner) and a tile of its type seen along that
+    cell's column. One walk of the cells in row order, keeping the last occupied cell to the
+    left and above each; the next one to the right is found once a run of empty cells (a bit
+    scan) and the next one below once an occupied cell passed in each column. 0, or -2 when
+    out of memory, -3 when ``b`` said stop."""
+    cdef int W = g.W, H = g.H, r, c, q, left, right, h, v, i, j
+    cdef int hs[2]
+    cdef int vs[2]
+    # above[c]: the last occupied cell of column c in the rows walked (-1: none); below[c]: the
+    # row of the next occupied cell of column c under row r (H: none; <= r: to be found again).
+    cdef int32_t *above = <int32_t *>llk_malloc(2 * <size_t>W * sizeof(int32_t))
+    cdef int32_t *below
+    if above == NULL:
+        return -2
+    below = above + W
+    for c in range(W):
+        above[c] = -1
+        below[c] = -1
+    for r in range(H):
+        if not still_time(b):       # a row at a time: the clock once in CHECK_EVERY rows
+            llk_free(above)
+            return -3
+        left = -1
+        right = -1
+        for c in range(W):
+            q = r * W + c
+            if g.cells[q] != 0:
+                left = q
+                above[c] = q
+                continue
+            if right <= c:
+                right = bits_next(g.rowbits + r * g.RW, c, W)
+            hs[0] = left if left >= 0 and g.tid[left] >= 0 else -1
+            hs[1] = r * W + right if right < W and g.tid[r * W + right] >= 0 else -1
+            if hs[0] < 0 and hs[1] < 0:
+                continue
+            if below[c] <= r:
+                below[c] = bits_next(g.colbits + c * g.CW, r, H)
+            vs[0] = above[c] if above[c] >= 0 and g.tid[above[c]] >= 0 else -1
+            vs[1] = below[c] * W + c if below[c] < H and g.tid[below[c] * W + c] >= 0 else -1
+            for i in range(2):
+                h = hs[i]
+                if h < 0:
+                    continue
+                for j in range(2):
+                    v = vs[j]
+                    if v >= 0 and g.tid[v] == g.tid[h]:
+                        keep_preferred(best, h, v, abs(h - q) + abs(v - q) // W)
+    llk_free(above)
+    return 0
+
+
+cdef int best_line_move(const Grid *g, int max_turns, int32_t *pair, Budget *b) noexcept nogil:
+    """The move hint prefers among those of at most max_turns <= 1 turns, from passes over the
+    cells instead of a link test per same-type pair: 0 or 1, its turns, with the pair in
+    ``pair``; -1 when there is none, -2 when out of memory, -3 when ``b`` said stop."""
+    cdef int32_t best[3]
+    cdef int found = 0, i
+    for i in range(3):
+        best[i] = -1
+    if best_straight_move(g, best) < 0:
+        return -2
+    if best[2] < 0 and max_turns >= 1:
+        found = best_l_move(g, best, b)
+        if found < 0:
+            return found
+        found = 1
+    if best[2] < 0:
+        return -1
+    pair[0] = best[0]
+    pair[1] = best[1]
+    return found
+
+
 def hint(GridState s, int max_turns):
     """The move to suggest: fewest turns, then shortest path, then smallest (a, b); or None.
 
@@ -590,10 +708,22 @@ def hint(GridState s, int max_turns):
     cdef const int32_t *tv
     cdef int64_t *kv
     cdef Budget b
-    cdef int listed_turns, start
+    cdef int listed_turns, start, line_turns = -1
+    cdef bint passed
+    cdef int32_t pair[2]
     budget_start(&b, -1.0, NULL)
     s.lock_work()
     try:
+        # The moves of at most one turn from passes over the cells, unless the board is so
+        # sparse that testing its same-type pairs costs less (docs/architecture.md, "The hint
+        # lists by turns").
+        line_turns = -1
+        passed = <int64_t>s.g.tiles * LINE_PASS_CELLS_PER_TILE >= <int64_t>s.g.H * s.g.W
+        if passed:
+            with nogil:
+                line_turns = best_line_move(&s.g, min(max_turns, 1), pair, &b)
+            if line_turns == -2:
+                raise MemoryError
         # Level by level: the moves of at most 0, 1, 2 turns, then of max_turns. The first level
         # with any move holds the fewest turns, and its moves are the full listing's candidates
         # in the same order, so the answer is the same; the levels above are never listed. A
@@ -602,15 +732,16 @@ def hint(GridState s, int max_turns):
         # took 67 s (docs/architecture.md, "Above two turns: the run flood").
         # Up to LEVELED_HINT_PAIRS same-type pairs one listing is cheap, and two more would add
         # a third to the hint (8 x 18: 11 -> 17 us): those list two turns first, as before.
+        start = 0 if pair_capacity(&s.g) > LEVELED_HINT_PAIRS and not passed else 2
         found = None
-        start = 0 if pair_capacity(&s.g) > LEVELED_HINT_PAIRS else 2
-        for listed_turns in range(min(start, max_turns), min(max_turns, 3)):
-            found = sorted_moves(s, listed_turns, True, &b)
-            if found is None or found[0].shape[0] > 0:
-                break
-        else:
-            listed_turns = max_turns
-            found = sorted_moves(s, max_turns, True, &b)
+        if line_turns == -1 and (max_turns > 1 or not passed):
+            for listed_turns in range(min(start, max_turns), min(max_turns, 3)):
+                found = sorted_moves(s, listed_turns, True, &b)
+                if found is None or found[0].shape[0] > 0:
+                    break
+            else:
+                listed_turns = max_turns
+                found = sorted_moves(s, max_turns, True, &b)
         if found is not None and found[0].shape[0] > 0:
             cells, turns = found
             n = cells.shape[0]
@@ -623,6 +754,8 @@ def hint(GridState s, int max_turns):
     finally:
         s.unlock()
     budget_raise(&b)
+    if line_turns >= 0:
+        return int(pair[0]), int(pair[1])
     if best < 0:
         return None
     return int(cells[best, 0]), int(cells[best, 1])
