@@ -4,6 +4,7 @@ import llkref
 import numpy as np
 
 import llkcore as llk
+from llkcore._core import pairs as _pairs
 
 
 def _ref_moves(ref_answers, fill, grid_list):
@@ -123,8 +124,8 @@ def _crowded(n: int = 256, types: int = 64, fill: float = 0.6, seed: int = 7) ->
 
 def test_hint_crowded_core(benchmark):
     """hint-vs-listing-crowded: the hint against listing every move (``_baseline``) on the same
-    Board. Listed by turns, 0 then 1, the hint cost a fifth of the listing here (about 4 ms, a
-    flood from each of 39,000 tiles); it now finds them by passes over the cells."""
+    Board. Listed by turns, 0 then 1, the hint cost a fifth of the old listing here (about 4 ms,
+    a flood from each of 39,000 tiles); it now finds them by passes over the cells."""
     board = _crowded()
     benchmark.group = "hint-vs-listing-crowded"
     best = benchmark(board.hint)
@@ -135,6 +136,22 @@ def test_hint_crowded_baseline(benchmark):
     board = _crowded()
     benchmark.group = "hint-vs-listing-crowded"
     benchmark(board.moves_array)
+
+
+def test_moves_crowded_core(benchmark):
+    """listing-by-runs-crowded: listing the moves of that crowded board from the runs of empty
+    cells, against the listing they replace there (a flood from each tile: ``by_runs=False``,
+    its ``_baseline``), on the same Board."""
+    board = _crowded()
+    benchmark.group = "listing-by-runs-crowded"
+    result = benchmark(_pairs.moves_cells, board._state, 2)
+    assert np.array_equal(result, _pairs.moves_cells(board._state, 2, by_runs=False))
+
+
+def test_moves_crowded_baseline(benchmark):
+    board = _crowded()
+    benchmark.group = "listing-by-runs-crowded"
+    benchmark(_pairs.moves_cells, board._state, 2, by_runs=False)
 
 
 def _deal_18x8():

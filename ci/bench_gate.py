@@ -62,9 +62,11 @@ GATES = {
     # hint listed every move of up to two turns first, 136x since it lists by turns.
     "hint-vs-listing-few-types": (10, 100),
     # Board.hint on a crowded 256x256 of 64 types (60% full) against Board.moves_array there:
-    # 5x when it listed the moves of 0, then 1 turn by a flood from every tile, 40x since passes
-    # over the cells find them.
-    "hint-vs-listing-crowded": (15, 30),
+    # 5.2x when it listed the moves of 0, then 1 turn by a flood from every tile; passes over
+    # the cells find them now (45x against the flood listing, 12x against the listing by runs).
+    "hint-vs-listing-crowded": (8, 12),
+    # The moves of that board listed by runs against a flood from each tile (by_runs=False).
+    "listing-by-runs-crowded": (2, 4),
     "moves": (2_000, 10_000),
     "generate-18x8": (1_000, 5_000),
     # llk.verify(list grid, 72 removals) against llkref.verify: 39x when each move was checked

@@ -5,6 +5,7 @@ The oracle is llkref (moves, find_path, tile_index, and its Board model for grav
 from __future__ import annotations
 
 import copy
+import itertools
 import os
 import pickle
 import subprocess
@@ -132,6 +133,51 @@ def test_moves_with_many_copies_of_a_type(grid, r):
     board = llk.Board(grid, rules=r)
     assert max(board.index.counts().values()) in (8, 12)
     check_moves(board)
+
+
+def listed_by_runs(grid: np.ndarray) -> bool:
+    """Whether moves_array lists this board's moves of up to two turns by runs (pairs.pyx,
+    lists_by_runs): at least 40% of the padded cells hold tiles and some type would be flooded
+    (floods_type: more than 64 tiles, and (n - 1) / 2 > 15 L**1.5 for the mean run L)."""
+    cells = (grid.shape[0] + 2) * (grid.shape[1] + 2)
+    counts = np.bincount(grid[grid > 0])
+    tiles = int(counts.sum())
+    run = min(cells / max(tiles, 1), max(grid.shape) + 2)
+    return 5 * tiles >= 2 * cells and any(n > 64 and (n - 1) / 2 > 15 * run ** 1.5 for n in counts)
+
+
+def test_moves_listed_by_runs_are_exactly_the_pairs_that_link():
+    """On a board at least 40% full where some type has many tiles, the moves of up to two
+    turns are listed from the runs of empty cells (pairs.pyx, run_moves) instead of a flood per
+    tile: they are the same-type pairs that link, tested one by one (can_link_many), on crowded
+    and sparse boards of few types, with walls, ring or not, with and without gravity, and the
+    listing it replaces (``by_runs=False``) gives the same array."""
+    from llkcore._core import pairs as _pairs
+    rng = np.random.default_rng(2026_12_05)
+    by_runs = 0
+    for i in range(150):
+        rows, cols = (int(v) for v in rng.integers(10, 33, size=2))
+        fill = rng.choice([0.2, 0.45, 0.7, 0.9, 1.0])
+        types = int(rng.integers(1, 5))
+        grid = np.where(rng.random((rows, cols)) < fill, rng.integers(1, types + 1, (rows, cols)), 0)
+        grid[rng.random((rows, cols)) < rng.choice([0.0, 0.0, 0.03, 0.2])] = -1
+        rules = llk.Rules(border=bool(rng.integers(2)), gravity=[None, None, "down", "left"][i % 4])
+        board = llk.Board(grid.astype(np.int32), rules=rules)
+        grid = board.grid
+        by_runs += listed_by_runs(grid)
+        pairs = np.array([(*divmod(int(p), cols), *divmod(int(q), cols))
+                          for t in np.unique(grid[grid > 0])
+                          for p, q in itertools.combinations(np.flatnonzero(grid == t), 2)],
+                         dtype=np.int64).reshape(-1, 4)
+        linked = pairs[board.can_link_many(pairs)] if len(pairs) else pairs
+        listed = board.moves_array(with_turns=True)
+        assert listed[:, :4].tolist() == sorted(linked.tolist()), (rows, cols, fill, rules)
+        flooded = _pairs.moves_cells(board._state, 2, by_runs=False)
+        assert np.array_equal(_pairs.moves_cells(board._state, 2), flooded)
+        for r1, c1, r2, c2, turns in listed[::97].tolist():
+            path = board.find_path((r1, c1), (r2, c2))
+            assert path is not None and len(path) - 2 == turns
+    assert 40 <= by_runs <= 110, by_runs
 
 
 def test_moves_twelve_copies_in_a_row():

@@ -4,7 +4,10 @@
 Same-type pairs only, from the index, with no cap per type. Up to two turns each same-type pair
 gets the run-sweep (cheap rejects first, link_cells); above two turns each tile gets one run
 flood (reach.pyx) that finds every tile it links to and the fewest turns to each, instead of one
-turn-level BFS per pair (docs/architecture.md, "Removable pairs and hints").
+turn-level BFS per pair (docs/architecture.md, "Removable pairs and hints"). On crowded boards
+of many tiles a type, the moves of up to two turns come from the runs of empty cells instead
+(run_moves), and the hint's moves of up to one turn from passes over the cells
+(best_line_move).
 
 Under gravity, ``moves_after`` makes a position's moves from those of the position before its
 last removal, for the gravity search and its certificate hunt (docs/architecture.md, "Kept
@@ -16,11 +19,11 @@ and raises KeyboardInterrupt; the state is only read, so nothing changes.
 cimport numpy as cnp
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport abs, qsort
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from .alloc cimport IVec, ivec_reserve, llk_free, llk_malloc
 from .budget cimport Budget
-from .grid cimport Grid, adjacent, bits_next, cmp_int64, cmp_pair, empty_neighbours
+from .grid cimport Grid, adjacent, bits_next, bits_prev, cmp_int64, cmp_pair, empty_neighbours
 from .link cimport link_cells
 from .memo cimport mix64
 from .sweep cimport link_sweep, two_turn_length
@@ -386,10 +389,210 @@ cdef int min_turns(const Grid *g, int pa, int pb, int max_turns) noexcept nogil:
     return max_turns
 
 
-cdef object sorted_moves(GridState s, int max_turns, bint with_turns, Budget *b):
+# Listing by runs (docs/architecture.md, "Listing moves by runs"): every move of at most two
+# turns from the maximal runs of empty cells, without a test per pair or a flood per tile.
+cdef inline int seen_add(const Grid *g, int64_t *seen, int n, int p) noexcept nogil:
+    """Add the cell p to the n tiles in ``seen`` (as type << 32 | cell) if it holds a tile."""
+    if g.tid[p] < 0:
+        return n
+    seen[n] = (<int64_t>g.tid[p] << 32) | p
+    return n + 1
+
+
+cdef int64_t seen_pairs(int64_t *seen, int n, IVec *v, int64_t k) noexcept nogil:
+    """Append every same-type pair of the n tiles in ``seen`` to the k pairs in v (as a << 32 |
+    b, a < b, in two int32 slots): the new k, or -2 when out of memory."""
+    cdef int i, j, m, start = 0
+    cdef int64_t low = (<int64_t>1 << 32) - 1      # the cell's bits
+    cdef int64_t key
+    if n < 2:
+        return k
+    if n > 32:
+        qsort(seen, n, sizeof(int64_t), cmp_int64)
+    else:                       # most runs see a few tiles: an insertion sort
+        for i in range(1, n):
+            key = seen[i]
+            j = i - 1
+            while j >= 0 and seen[j] > key:
+                seen[j + 1] = seen[j]
+                j -= 1
+            seen[j + 1] = key
+    for i in range(1, n + 1):
+        if i < n and (seen[i] >> 32) == (seen[start] >> 32):
+            continue
+        for j in range(start, i):
+            for m in range(j + 1, i):
+                if not ivec_reserve(v, 2 * k + 2):
+                    return -2
+                (<int64_t *>v.data)[k] = ((seen[j] & low) << 32) | (seen[m] & low)
+                k += 1
+        start = i
+    return k
+
+
+cdef bint sort_pair_keys(int64_t *keys, int64_t n, int nbits) noexcept nogil:
+    """Sort n keys a << 32 | b (a, b < 2**nbits) ascending, by an LSD radix sort of 11-bit
+    digits (qsort was most of a listing by runs); False when out of memory."""
+    cdef int64_t count[2048]
+    cdef int64_t i, total, d
+    cdef int base, shift
+    cdef int64_t *src = keys
+    cdef int64_t *dst = <int64_t *>llk_malloc(<size_t>(n if n > 0 else 1) * sizeof(int64_t))
+    cdef int64_t *spare = dst
+    if dst == NULL:
+        return False
+    for base in range(0, 64, 32):
+        for shift in range(base, base + nbits, 11):
+            memset(count, 0, sizeof(count))
+            for i in range(n):
+                count[(src[i] >> shift) & 2047] += 1
+            total = 0
+            for d in range(2048):
+                total += count[d]
+                count[d] = total - count[d]
+            for i in range(n):
+                d = (src[i] >> shift) & 2047
+                dst[count[d]] = src[i]
+                count[d] += 1
+            src, dst = dst, src
+    if src != keys:
+        memcpy(keys, src, <size_t>n * sizeof(int64_t))
+    llk_free(spare)
+    return True
+
+
+cdef int64_t run_moves(const Grid *g, IVec *v, Budget *b) noexcept nogil:
+    """Every move of at most two turns into v, each as a << 32 | b (a < b) in two int32 slots,
+    sorted, each once: how many, or -1 when ``b`` said stop, -2 when out of memory.
+
+    A path of at most two turns whose middle segment is vertical runs inside one maximal run of
+    empty cells of a column, and leaves it along rows (or ends at the tiles just above and below
+    it, for one turn or none). So the tiles seen along the rows from a vertical run's cells,
+    with the run's two end tiles, link to each other, and every such move is found so; the
+    same with rows and columns swapped, and two tiles next to each other need no run."""
+    cdef int H = g.H, W = g.W, x, y, r, c, n, side
+    cdef int64_t k = 0, i, u
+    cdef int64_t *keys
+    cdef int64_t *seen = <int64_t *>llk_malloc((2 * <size_t>(H if H > W else W) + 4)
+                                                * sizeof(int64_t))
+    if seen == NULL:
+        return -2
+    for side in range(2):
+        for x in range(W if side == 0 else H):
+            if not still_time(b):
+                llk_free(seen)
+                return -1
+            r = 0
+            while r < (H if side == 0 else W):
+                # Along column x (side 0) or row x (side 1), r the position on that line.
+                if g.cells[(r * W + x) if side == 0 else (x * W + r)] != 0:
+                    r += 1
+                    continue
+                n = 0
+                if r > 0:
+                    n = seen_add(g, seen, n, ((r - 1) * W + x) if side == 0 else (x * W + r - 1))
+                while r < (H if side == 0 else W):
+                    if side == 0:
+                        if g.cells[r * W + x] != 0:
+                            break
+                        c = bits_prev(g.rowbits + r * g.RW, x)
+                        if c >= 0:
+                            n = seen_add(g, seen, n, r * W + c)
+                        c = bits_next(g.rowbits + r * g.RW, x, W)
+                        if c < W:
+                            n = seen_add(g, seen, n, r * W + c)
+                    else:
+                        if g.cells[x * W + r] != 0:
+                            break
+                        c = bits_prev(g.colbits + r * g.CW, x)
+                        if c >= 0:
+                            n = seen_add(g, seen, n, c * W + r)
+                        c = bits_next(g.colbits + r * g.CW, x, H)
+                        if c < H:
+                            n = seen_add(g, seen, n, c * W + r)
+                    r += 1
+                if r < (H if side == 0 else W):
+                    n = seen_add(g, seen, n, (r * W + x) if side == 0 else (x * W + r))
+                k = seen_pairs(seen, n, v, k)
+                if k < 0:
+                    llk_free(seen)
+                    return k
+    llk_free(seen)
+    # Neighbours (tiles never sit on the ring, so q + 1 and q + W stay on the board).
+    for y in range(1, H - 1):
+        for x in range(1, W - 1):
+            i = y * W + x
+            if g.tid[i] < 0:
+                continue
+            for side in range(2):
+                u = i + 1 if side == 0 else i + W
+                if g.tid[u] == g.tid[i]:
+                    if not ivec_reserve(v, 2 * k + 2):
+                        return -2
+                    (<int64_t *>v.data)[k] = (i << 32) | u
+                    k += 1
+    keys = <int64_t *>v.data
+    n = 1
+    while (<int64_t>1 << n) < <int64_t>H * W:
+        n += 1
+    if not sort_pair_keys(keys, k, n):
+        return -2
+    n = 0
+    for i in range(k):
+        if i == 0 or keys[i] != keys[i - 1]:
+            keys[n] = keys[i]
+            n += 1
+    return n
+
+
+cdef bint lists_by_runs(const Grid *g, PathWork *w) noexcept nogil:
+    """Whether a listing of at most two turns is made by runs: on a board at least 40% full
+    where some type would be flooded (floods_type), a flood from each of its tiles. Emptier
+    boards have longer runs, whose tiles are found again from run after run: a sparser board of
+    one type listed up to 1.8 times slower by runs (each move found again, then sorted out)."""
+    cdef int t
+    if 5 * <int64_t>g.tiles < 2 * <int64_t>g.H * g.W:
+        return False
+    for t in range(g.ntypes):
+        if floods_type(g, w, t, 2):
+            return True
+    return False
+
+
+cdef object run_listed(GridState s, Budget *b):
+    """run_moves as a sorted (k, 2) int32 array of padded cells; None when ``b`` said stop."""
+    cdef IVec v
+    cdef int64_t k, i
+    cdef const int64_t *keys
+    cdef int32_t *buf
+    cdef int64_t low = (<int64_t>1 << 32) - 1
+    v.data = NULL
+    v.n = 0
+    v.cap = 0
+    with nogil:
+        k = run_moves(&s.g, &v, b)
+    try:
+        if k == -2:
+            raise MemoryError
+        if k < 0:
+            return None
+        out = np.empty((k, 2), dtype=np.int32)
+        buf = <int32_t *>cnp.PyArray_DATA(out)
+        keys = <const int64_t *>v.data
+        for i in range(k):
+            buf[2 * i] = <int32_t>(keys[i] >> 32)
+            buf[2 * i + 1] = <int32_t>(keys[i] & low)
+        return out
+    finally:
+        llk_free(v.data)
+
+
+cdef object sorted_moves(GridState s, int max_turns, bint with_turns, Budget *b,
+                         bint by_runs=True):
     """Every removable pair as a sorted (k, 2) int32 array of padded cells, and with_turns the
     fewest turns of each (an int32 array, else None); the caller holds the state's lock (with
-    the BFS buffers above two turns). None when the budget stopped the listing."""
+    the BFS buffers above two turns). None when the budget stopped the listing. ``by_runs``
+    False: never by runs (the listing they replace, for tests and the benchmark gate)."""
     cdef const Grid *g = &s.g
     cdef int64_t total = pair_capacity(g), k, i
     # Room for one pass as ``listing_room`` says; a board with more moves than that is counted
@@ -426,25 +629,31 @@ cdef object sorted_moves(GridState s, int max_turns, bint with_turns, Budget *b)
             qsort(buf, k, 3 * sizeof(int32_t), cmp_pair)
         return (np.ascontiguousarray(rows[:, :2]),
                 np.ascontiguousarray(rows[:, 2]) if with_turns else None)
-    out = np.empty((cap, 2), dtype=np.int32)
-    buf = <int32_t *>cnp.PyArray_DATA(out)
-    with nogil:
-        k = list_moves(g, &s.work, max_turns, buf, cap, b)
-    if k == cap and cap < total:
-        with nogil:
-            k = list_moves(g, &s.work, max_turns, NULL, total, b)
-        if k < 0:
+    if max_turns == 2 and by_runs and lists_by_runs(g, &s.work):
+        out = run_listed(s, b)
+        if out is None:
             return None
-        out = np.empty((k, 2), dtype=np.int32)
+        k = out.shape[0]
+    else:
+        out = np.empty((cap, 2), dtype=np.int32)
         buf = <int32_t *>cnp.PyArray_DATA(out)
         with nogil:
-            k = list_moves(g, &s.work, max_turns, buf, k, b)
-    if k < 0:
-        return None
-    with nogil:
-        qsort(buf, k, 2 * sizeof(int32_t), cmp_pair)
-    # Keep no unused room alive (``buf`` then points into the copy).
-    out = out[:k] if k == cap else out[:k].copy()
+            k = list_moves(g, &s.work, max_turns, buf, cap, b)
+        if k == cap and cap < total:
+            with nogil:
+                k = list_moves(g, &s.work, max_turns, NULL, total, b)
+            if k < 0:
+                return None
+            out = np.empty((k, 2), dtype=np.int32)
+            buf = <int32_t *>cnp.PyArray_DATA(out)
+            with nogil:
+                k = list_moves(g, &s.work, max_turns, buf, k, b)
+        if k < 0:
+            return None
+        with nogil:
+            qsort(buf, k, 2 * sizeof(int32_t), cmp_pair)
+        # Keep no unused room alive (``buf`` then points into the copy).
+        out = out[:k] if k == cap else out[:k].copy()
     buf = <int32_t *>cnp.PyArray_DATA(out)
     if not with_turns:
         return out, None
@@ -468,27 +677,29 @@ cdef int lock_for(GridState s, int max_turns) except -1:
 
 
 cdef object listed(GridState s, int max_turns, bint with_turns, cnp.ndarray cancel,
-                   double seconds=-1.0):
+                   double seconds=-1.0, bint by_runs=True):
     """sorted_moves under the lock and a budget (Ctrl-C raises; a cancel, or ``seconds`` (< 0:
     no limit) running out, gives None)."""
     cdef Budget b
     budget_start(&b, seconds, NULL if cancel is None else <const int *>cnp.PyArray_DATA(cancel))
     lock_for(s, max_turns)
     try:
-        found = sorted_moves(s, max_turns, with_turns, &b)
+        found = sorted_moves(s, max_turns, with_turns, &b, by_runs)
     finally:
         s.unlock()
     budget_raise(&b)
     return found
 
 
-def moves_cells(GridState s, int max_turns, cnp.ndarray cancel=None, double seconds=-1.0):
+def moves_cells(GridState s, int max_turns, cnp.ndarray cancel=None, double seconds=-1.0,
+                bint by_runs=True):
     """Every removable pair as a sorted (k, 2) int32 array of padded cells (pa < pb).
 
     ``cancel``: an int32 array whose first item another thread may set to stop the listing;
     ``seconds`` (< 0: no limit): how long it may take (listing a board of a million cells
-    takes about a second). None when either stopped it."""
-    found = listed(s, max_turns, False, cancel, seconds)
+    takes about a second). None when either stopped it. ``by_runs=False``: never listed by
+    runs (sorted_moves), for tests and the benchmark gate."""
+    found = listed(s, max_turns, False, cancel, seconds, by_runs)
     return None if found is None else found[0]
 
 
