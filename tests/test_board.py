@@ -155,7 +155,8 @@ def test_moves_listed_by_runs_are_exactly_the_pairs_that_link():
     from llkcore._core import pairs as _pairs
     rng = np.random.default_rng(2026_12_05)
     by_runs = 0
-    for i in range(150):
+    boards = examples(150)
+    for i in range(boards):
         rows, cols = (int(v) for v in rng.integers(10, 33, size=2))
         fill = rng.choice([0.2, 0.45, 0.7, 0.9, 1.0])
         types = int(rng.integers(1, 5))
@@ -177,7 +178,7 @@ def test_moves_listed_by_runs_are_exactly_the_pairs_that_link():
         for r1, c1, r2, c2, turns in listed[::97].tolist():
             path = board.find_path((r1, c1), (r2, c2))
             assert path is not None and len(path) - 2 == turns
-    assert 40 <= by_runs <= 110, by_runs
+    assert 0.25 <= by_runs / boards <= 0.75, by_runs
 
 
 def test_moves_twelve_copies_in_a_row():
@@ -266,7 +267,7 @@ def test_hint_agrees_with_the_full_order_on_crowded_and_sparse_boards():
     from llkcore._core import pairs as _pairs
     rng = np.random.default_rng(2026_12_05)
     branches = set()
-    for _ in range(1000):
+    for _ in range(examples(1000)):
         rows, cols = rng.integers(1, 121, size=2)
         fill = rng.choice([0.001, 0.004, 0.01, 0.05, 0.3, 0.8, 1.0])
         types = int(rng.integers(1, 80))

@@ -266,12 +266,20 @@ cdef inline int cmp_int64(const void *x, const void *y) noexcept nogil:
     return (a > b) - (a < b)
 
 
-cdef inline void sort_ints(int32_t *a, int n) noexcept nogil:
+ctypedef fused sortable_int:
+    int32_t
+    int64_t
+
+
+cdef inline void sort_ints(sortable_int *a, int n) noexcept nogil:
     """Ascending: an insertion sort for short lists (most types' tiles), qsort above 32."""
     cdef int i, j
-    cdef int32_t x
+    cdef sortable_int x
     if n > 32:
-        qsort(a, n, sizeof(int32_t), cmp_int32)
+        if sortable_int is int32_t:
+            qsort(a, n, sizeof(int32_t), cmp_int32)
+        else:
+            qsort(a, n, sizeof(int64_t), cmp_int64)
         return
     for i in range(1, n):
         x = a[i]

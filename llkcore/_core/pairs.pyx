@@ -23,7 +23,8 @@ from libc.string cimport memcpy, memset
 
 from .alloc cimport IVec, ivec_reserve, llk_free, llk_malloc
 from .budget cimport Budget
-from .grid cimport Grid, adjacent, bits_next, bits_prev, cmp_int64, cmp_pair, empty_neighbours
+from .grid cimport (Grid, adjacent, bits_next, bits_prev, cmp_int64, cmp_pair, empty_neighbours,
+                    sort_ints)
 from .link cimport link_cells
 from .memo cimport mix64
 from .sweep cimport link_sweep, two_turn_length
@@ -404,19 +405,9 @@ cdef int64_t seen_pairs(int64_t *seen, int n, IVec *v, int64_t k) noexcept nogil
     b, a < b, in two int32 slots): the new k, or -2 when out of memory."""
     cdef int i, j, m, start = 0
     cdef int64_t low = (<int64_t>1 << 32) - 1      # the cell's bits
-    cdef int64_t key
     if n < 2:
         return k
-    if n > 32:
-        qsort(seen, n, sizeof(int64_t), cmp_int64)
-    else:                       # most runs see a few tiles: an insertion sort
-        for i in range(1, n):
-            key = seen[i]
-            j = i - 1
-            while j >= 0 and seen[j] > key:
-                seen[j + 1] = seen[j]
-                j -= 1
-            seen[j + 1] = key
+    sort_ints(seen, n)
     for i in range(1, n + 1):
         if i < n and (seen[i] >> 32) == (seen[start] >> 32):
             continue
