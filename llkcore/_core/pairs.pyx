@@ -461,7 +461,9 @@ cdef int64_t run_moves(const Grid *g, IVec *v, Budget *b) noexcept nogil:
     it, for one turn or none). So the tiles seen along the rows from a vertical run's cells,
     with the run's two end tiles, link to each other, and every such move is found so; the
     same with rows and columns swapped, and two tiles next to each other need no run."""
-    cdef int H = g.H, W = g.W, x, y, r, c, n, side
+    cdef int H = g.H, W = g.W, x, y, r, c, n, side, step, cross_step, length, cross_length
+    cdef int words
+    cdef const uint64_t *bits
     cdef int64_t k = 0, i, u
     cdef int64_t *keys
     cdef int64_t *seen = <int64_t *>llk_malloc((2 * <size_t>(H if H > W else W) + 4)
@@ -469,41 +471,35 @@ cdef int64_t run_moves(const Grid *g, IVec *v, Budget *b) noexcept nogil:
     if seen == NULL:
         return -2
     for side in range(2):
-        for x in range(W if side == 0 else H):
+        # Side 0: the runs of column x, cell r of it at x + r * W, seen along row r (rowbits);
+        # side 1: the runs of row x, cell r of it at x * W + r, seen along column r (colbits).
+        # The cell c across from cell r is at r * step + c * cross_step.
+        if side == 0:
+            step, cross_step, length, cross_length, bits, words = W, 1, H, W, g.rowbits, g.RW
+        else:
+            step, cross_step, length, cross_length, bits, words = 1, W, W, H, g.colbits, g.CW
+        for x in range(cross_length):
             if not still_time(b):
                 llk_free(seen)
                 return -1
             r = 0
-            while r < (H if side == 0 else W):
-                # Along column x (side 0) or row x (side 1), r the position on that line.
-                if g.cells[(r * W + x) if side == 0 else (x * W + r)] != 0:
+            while r < length:
+                if g.cells[x * cross_step + r * step] != 0:
                     r += 1
                     continue
                 n = 0
                 if r > 0:
-                    n = seen_add(g, seen, n, ((r - 1) * W + x) if side == 0 else (x * W + r - 1))
-                while r < (H if side == 0 else W):
-                    if side == 0:
-                        if g.cells[r * W + x] != 0:
-                            break
-                        c = bits_prev(g.rowbits + r * g.RW, x)
-                        if c >= 0:
-                            n = seen_add(g, seen, n, r * W + c)
-                        c = bits_next(g.rowbits + r * g.RW, x, W)
-                        if c < W:
-                            n = seen_add(g, seen, n, r * W + c)
-                    else:
-                        if g.cells[x * W + r] != 0:
-                            break
-                        c = bits_prev(g.colbits + r * g.CW, x)
-                        if c >= 0:
-                            n = seen_add(g, seen, n, c * W + r)
-                        c = bits_next(g.colbits + r * g.CW, x, H)
-                        if c < H:
-                            n = seen_add(g, seen, n, c * W + r)
+                    n = seen_add(g, seen, n, x * cross_step + (r - 1) * step)
+                while r < length and g.cells[x * cross_step + r * step] == 0:
+                    c = bits_prev(bits + r * words, x)
+                    if c >= 0:
+                        n = seen_add(g, seen, n, r * step + c * cross_step)
+                    c = bits_next(bits + r * words, x, cross_length)
+                    if c < cross_length:
+                        n = seen_add(g, seen, n, r * step + c * cross_step)
                     r += 1
-                if r < (H if side == 0 else W):
-                    n = seen_add(g, seen, n, (r * W + x) if side == 0 else (x * W + r))
+                if r < length:
+                    n = seen_add(g, seen, n, x * cross_step + r * step)
                 k = seen_pairs(seen, n, v, k)
                 if k < 0:
                     llk_free(seen)
