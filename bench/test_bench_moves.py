@@ -2,6 +2,7 @@
 on the same boards."""
 import llkref
 import numpy as np
+import pytest
 
 import llkcore as llk
 from llkcore._core import pairs as _pairs
@@ -96,23 +97,6 @@ def _few_types(n: int = 128, fill: float = 0.05, types: int = 2, seed: int = 5) 
     return llk.Board(grid.astype(np.int32))
 
 
-def test_hint_few_types_core(benchmark):
-    """hint-vs-listing-few-types: the hint against listing every move (``_baseline``) on the
-    same Board. The hint listed every move of up to two turns first, so it cost the listing
-    (4.5 s for a pair of neighbours on 512 x 512); it now lists by turns, 0 then 1 then 2, and
-    stops at the first with a move."""
-    board = _few_types()
-    benchmark.group = "hint-vs-listing-few-types"
-    best = benchmark(board.hint)
-    assert best is not None and board.find_path(*best) is not None
-
-
-def test_hint_few_types_baseline(benchmark):
-    board = _few_types()
-    benchmark.group = "hint-vs-listing-few-types"
-    benchmark(board.moves_array)
-
-
 def _crowded(n: int = 256, types: int = 64, fill: float = 0.6, seed: int = 7) -> llk.Board:
     """A crowded big board of many types (60% of 256 x 256 in 64 types), as a bot holds one
     in the middle of a game."""
@@ -122,19 +106,29 @@ def _crowded(n: int = 256, types: int = 64, fill: float = 0.6, seed: int = 7) ->
     return llk.Board(grid)
 
 
-def test_hint_crowded_core(benchmark):
-    """hint-vs-listing-crowded: the hint against listing every move (``_baseline``) on the same
-    Board. Listed by turns, 0 then 1, the hint cost a fifth of the old listing here (about 4 ms,
-    a flood from each of 39,000 tiles); it now finds them by passes over the cells."""
-    board = _crowded()
-    benchmark.group = "hint-vs-listing-crowded"
+# hint-vs-listing-*: Board.hint against listing every move (``_baseline``) on the same Board.
+# few-types (sparse 128x128, two types): the hint listed every move of up to two turns first, so
+# it cost the listing (4.5 s for a pair of neighbours on 512 x 512); it lists by turns now, 0 then
+# 1 then 2, and stops at the first with a move. crowded (256x256, 64 types, 60% full): listed by
+# turns, 0 then 1, the hint cost a fifth of the old listing (about 4 ms, a flood from each of
+# 39,000 tiles); passes over the cells find those moves now.
+HINT_BOARDS = pytest.mark.parametrize("group, board_of", [
+    ("hint-vs-listing-few-types", _few_types), ("hint-vs-listing-crowded", _crowded)],
+    ids=["few-types", "crowded"])
+
+
+@HINT_BOARDS
+def test_hint_core(benchmark, group, board_of):
+    board = board_of()
+    benchmark.group = group
     best = benchmark(board.hint)
     assert best is not None and board.find_path(*best) is not None
 
 
-def test_hint_crowded_baseline(benchmark):
-    board = _crowded()
-    benchmark.group = "hint-vs-listing-crowded"
+@HINT_BOARDS
+def test_hint_baseline(benchmark, group, board_of):
+    board = board_of()
+    benchmark.group = group
     benchmark(board.moves_array)
 
 
