@@ -59,11 +59,12 @@ GATES = {
     # the board's density, 0.7x since the listing weighs a flood against the pairs' sweeps.
     "listing-vs-pairs-sparse": (0.25, 0.5),
     # Board.hint on a sparse board of two types against Board.moves_array there: 0.7x when the
-    # hint listed every move of up to two turns first, 136x since it lists by turns.
+    # hint listed every move of up to two turns first, 136x since it lists by turns, 539x since
+    # passes over the cells find the moves of at most one turn.
     "hint-vs-listing-few-types": (10, 100),
     # Board.hint on a crowded 256x256 of 64 types (60% full) against Board.moves_array there:
     # 5.2x when it listed the moves of 0, then 1 turn by a flood from every tile; passes over
-    # the cells find them now (45x against the flood listing, 12x against the listing by runs).
+    # the cells find them now (45x against the flood listing, 11x against the listing by runs).
     "hint-vs-listing-crowded": (8, 12),
     # The moves of that board listed by runs against a flood from each tile (by_runs=False).
     "listing-by-runs-crowded": (2, 4),
