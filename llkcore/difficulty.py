@@ -58,8 +58,8 @@ class Rating:
     position that is not lost, or the game was skipped). traps, decided, undecided: the counts
     behind it (undecided: moves whose outcome the node budget did not settle). branching: mean
     removable pairs per position of the game (None when it met no position with a move, or
-    was skipped). game_length: removals the
-    game made. seed: the seed of the playouts and the game.
+    was skipped). game_length: removals the game made. seed: the seed of the playouts and the
+    game.
     """
 
     score: float

@@ -566,9 +566,10 @@ cdef object run_listed(GridState s, Budget *b):
         out = np.empty((k, 2), dtype=np.int32)
         buf = <int32_t *>cnp.PyArray_DATA(out)
         keys = <const int64_t *>v.data
-        for i in range(k):
-            buf[2 * i] = <int32_t>(keys[i] >> 32)
-            buf[2 * i + 1] = <int32_t>(keys[i] & low)
+        with nogil:
+            for i in range(k):
+                buf[2 * i] = <int32_t>(keys[i] >> 32)
+                buf[2 * i + 1] = <int32_t>(keys[i] & low)
         return out
     finally:
         llk_free(v.data)
@@ -914,8 +915,7 @@ def hint(GridState s, int max_turns):
     try:
         # The moves of at most one turn from passes over the cells, unless the board is so
         # sparse that testing its same-type pairs costs less (docs/architecture.md, "The hint
-        # lists by turns").
-        line_turns = -1
+        # passes over the cells for moves of at most one turn").
         passed = <int64_t>s.g.tiles * LINE_PASS_CELLS_PER_TILE >= <int64_t>s.g.H * s.g.W
         if passed:
             with nogil:
