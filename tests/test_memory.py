@@ -93,6 +93,31 @@ def test_every_failed_allocation_of_a_query(name, rules):
         assert result_of(call(board)) == want, (name, n)
 
 
+def test_every_failed_allocation_of_a_listing_by_runs():
+    """A crowded board with a type of more than 64 tiles lists its moves from the runs of empty
+    cells (pairs.pyx, run_moves), which allocates its own buffers: the tiles a run sees, the
+    growing list of pairs, the sort's spare. Each failing raises MemoryError, the board is
+    unchanged, and the next call lists as before."""
+    from llkcore._core import pairs as _pairs
+    rng = np.random.default_rng(4)
+    grid = np.where(rng.random((12, 12)) < 0.95, rng.integers(1, 3, (12, 12)), 0)
+    board = llk.Board(grid.astype(np.int32))
+    want = board.moves_array(with_turns=True).tolist()
+    # The runs' buffers are this listing's allocations (the flood listing makes none here).
+    count = allocations(lambda: board.moves_array(with_turns=True))
+    assert count > allocations(lambda: _pairs.moves_cells(board._state, 2, by_runs=False)) == 0
+    before = snapshot(board)
+    for n in range(count):
+        try:
+            got = failing_at(n, lambda: board.moves_array(with_turns=True))
+        except MemoryError:
+            pass
+        else:
+            assert got.tolist() == want, n
+        assert_unchanged(board, before)
+        assert board.moves_array(with_turns=True).tolist() == want, n
+
+
 CHANGES = {
     "remove": lambda b: b.remove(*b.certificate[1]),
     "undo": lambda b: b.undo(),
