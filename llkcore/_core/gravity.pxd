@@ -129,18 +129,57 @@ cdef inline int slide_room(const Grid *g) noexcept nogil:
     return 4 * (g.rows + g.cols) + 8
 
 
+cdef inline int settle_from(Grid *g, int start, int stride, int length, int i0, int pa, int pb,
+                            int32_t *moves, int *stop) noexcept nogil:
+    """Gravity on one line of a packed position whose tiles at pa and pb were just taken, from
+    the taken cell at index i0 against gravity: every tile met slides down into the lowest empty
+    cell behind it. The walk ends at a wall, or at an empty cell that was not taken: the
+    segment's packed tiles end there, so nothing beyond it moves. These are the moves
+    ``compact_line`` makes on the whole line, in its order, for the cost of the tiles above i0
+    instead of the line's length. Sets ``stop`` to the index where the walk ended."""
+    cdef int i = i0 + 1, p, dst = start + i0 * stride, nmoves = 0
+    while i < length:
+        p = start + i * stride
+        if g.cells[p] < 0 or (g.cells[p] == 0 and p != pa and p != pb):
+            break
+        if g.cells[p] > 0:
+            move_tile(g, p, dst)
+            moves[2 * nmoves] = p
+            moves[2 * nmoves + 1] = dst
+            nmoves += 1
+            dst += stride
+        i += 1
+    stop[0] = i
+    return nmoves
+
+
 cdef inline int take_pair(Grid *g, int pa, int pb, int gravity, int32_t *moves) noexcept nogil:
     """Remove the tiles at pa and pb, then apply gravity to their lines (a search's move).
 
-    The gravity moves go to ``moves`` as (src, dst) pairs (``slide_room`` ints are enough);
-    returns how many. ``put_pair`` is the exact inverse.
+    The position must be packed (every position under gravity is), so only the tiles above each
+    taken cell in its segment move (``settle_from``); the moves are those ``compact_line`` makes
+    on the two whole lines, in its order. They go to ``moves`` as (src, dst) pairs
+    (``slide_room`` ints are enough); returns how many. ``put_pair`` is the exact inverse.
     """
     take_tile(g, pa)
     take_tile(g, pb)
-    if gravity == GRAVITY_NONE:
+    cdef int start, stride, length, start_b, stride_b, length_b, ia, ib, stop, n
+    if not line_through(g, pa, gravity, &start, &stride, &length):
         return 0
-    cdef int n = compact_through(g, pa, gravity, moves)
-    return n + compact_through(g, pb, gravity, moves + 2 * n)
+    line_through(g, pb, gravity, &start_b, &stride_b, &length_b)
+    ia = (pa - start) // stride
+    ib = (pb - start_b) // stride_b
+    if start_b != start:
+        n = settle_from(g, start, stride, length, ia, pa, pb, moves, &stop)
+        return n + settle_from(g, start_b, stride_b, length_b, ib, pa, pb, moves + 2 * n, &stop)
+    if ib < ia:
+        ia, ib = ib, ia
+    # One line: the walk from the lower taken cell settles the upper one too, unless a wall
+    # between them ended it first (then the upper one's segment is settled on its own).
+    n = settle_from(g, start, stride, length, ia, pa, pb, moves, &stop)
+    if stop < ib:
+        n += settle_from(g, start, stride, length, ib, pa, pb, moves + 2 * n, &stop)
+    return n
 
 
 cdef inline void put_pair(Grid *g, int pa, int pb, int ta, int tb, const int32_t *moves,
