@@ -5,6 +5,7 @@ tiny layouts are decided independently by llkref's exhaustive search.
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import os
@@ -388,6 +389,41 @@ def test_same_seed_same_board_in_process():
         a = llk.generate(16, 9, seed=5, rules=rules)
         b = llk.generate(16, 9, seed=np.int64(5), rules=rules)
         assert a.grid.tolist() == b.grid.tolist() and a.certificate == b.certificate
+
+
+def _deals_digest() -> str:
+    """sha1 of seeded solvable deals and reshuffles under every gravity direction and without,
+    on full boards and on layouts with holes and walls (2 and 3 turns)."""
+    digest = hashlib.sha1()
+    rng = np.random.default_rng(5)
+    for n in (6, 10, 24, 60):
+        for seed in range(6):
+            for gravity in ("down", "up", "left", "right", None):
+                layout = np.where(rng.random((n, n + 2)) < 0.06, -1,
+                                  (rng.random((n, n + 2)) < 0.85).astype(np.int32))
+                if (layout > 0).sum() % 2:
+                    layout[tuple(np.argwhere(layout > 0)[0])] = 0
+                for grid in (None, layout):
+                    rules = llk.Rules(gravity=gravity, max_turns=3 if seed % 3 == 0 else 2)
+                    try:
+                        board = llk.generate(n, n + 2, seed=seed, layout=grid, rules=rules)
+                    except DealError as e:
+                        digest.update(str(e).encode())
+                        continue
+                    digest.update(np.asarray(board.grid, dtype="<i4").tobytes())
+                    digest.update(repr(board.certificate).encode())
+                    board.shuffle(seed=seed)
+                    digest.update(np.asarray(board.grid, dtype="<i4").tobytes())
+    return digest.hexdigest()
+
+
+def test_a_seed_deals_the_boards_it_dealt_before():
+    """Game makers keep seeds as levels, so a seed must keep its board across versions, not only
+    across runs. Pinned at ebaa603 (2026-12-05). A change of the playout that draws differently
+    (the order of the free set, the partner draw) changes this digest: then say in the release
+    notes and in docs/architecture.md ("Solvable deals") that boards change, and pin anew. A
+    speed-up must leave it as it is (the gravity playout's refreshes, 2026-12-05, did)."""
+    assert _deals_digest() == "c93338197314310fb3ad027da7653bb8a92956e3"
 
 
 def _xoshiro_next(s):

@@ -139,6 +139,41 @@ cdef inline void refresh_around(const Grid *g, Scratch *s, int p) noexcept nogil
         refresh_cell(g, s, p + 1)
 
 
+cdef inline bint within_two_steps(const Grid *g, int p, int q) noexcept nogil:
+    """Cells p and q (interior) are at most two steps apart (their neighbourhoods meet)."""
+    cdef int d = p - q if p > q else q - p
+    return d <= 2 or d == g.W or d == g.W - 1 or d == g.W + 1 or d == 2 * g.W
+
+
+cdef void refresh_after_slides(const Grid *g, Scratch *s, int pa, int pb,
+                               int nmoves) noexcept nogil:
+    """The free set after the removal of pa and pb and its nmoves gravity moves (s.moves).
+
+    The refreshes are those of refresh_around at pa, at pb, then at each move's source and
+    destination in turn, in that order (the order the free set's array, and so every deal,
+    depends on), minus those that cannot change anything. A move fills a cell emptied just
+    before, so exactly two cells change from tile to empty (the removal takes two tiles) and
+    none the other way; a tile's freedom reads only its cell and its four neighbours, so only
+    a refresh around a cell within two steps of those two can change the set. On a tall
+    board the slides are long and these are the few at their tops."""
+    cdef int i, p, nleft = 0
+    cdef int left[2]            # the two cells left empty: pa, pb or moves' sources
+    refresh_around(g, s, pa)
+    refresh_around(g, s, pb)
+    if nmoves == 0:
+        return
+    left[0], left[1] = pa, pb
+    for i in range(-2, nmoves):
+        p = pa if i == -2 else pb if i == -1 else s.moves[2 * i]
+        if g.cells[p] == 0 and nleft < 2:
+            left[nleft] = p
+            nleft += 1
+    for i in range(2 * nmoves):
+        p = s.moves[i]
+        if within_two_steps(g, p, left[0]) or within_two_steps(g, p, left[1]):
+            refresh_around(g, s, p)
+
+
 cdef void build_free(const Grid *g, Scratch *s) noexcept nogil:
     cdef int i, p
     s.nfree = 0
@@ -368,13 +403,10 @@ cdef int run_playout(Grid *g, Scratch *s, int max_turns, int gravity, bint caref
         orig_out[2 * steps] = s.orig[pa]
         orig_out[2 * steps + 1] = s.orig[pb]
         nmoves = take_pair(g, pa, pb, gravity, s.moves)
-        refresh_around(g, s, pa)
-        refresh_around(g, s, pb)
         # Gravity moves are sequential: a tile may move twice, so follow them in order.
         for i in range(nmoves):
             s.orig[s.moves[2 * i + 1]] = s.orig[s.moves[2 * i]]
-            refresh_around(g, s, s.moves[2 * i])
-            refresh_around(g, s, s.moves[2 * i + 1])
+        refresh_after_slides(g, s, pa, pb, nmoves)
         steps += 1
     return steps
 
