@@ -33,7 +33,7 @@ A playout runs under a budget (run.pxd): Ctrl-C in the main thread stops it and 
 KeyboardInterrupt.
 """
 cimport numpy as cnp
-from libc.stdint cimport int32_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
 from .budget cimport Budget
 from .gravity cimport slide_room, take_pair
@@ -88,6 +88,71 @@ def draw_below(uint32_t n, cnp.ndarray rng_state not None):
     if n < 1:
         raise ValueError("n must be >= 1")
     return rng_below(rng, n)
+
+
+def odd_region(cnp.ndarray grid not None, bint border):
+    """A region of non-wall cells of ``grid`` (a C-contiguous 2-D int32 array, unpadded: walls
+    < 0, tiles > 0) holding an odd number of tiles: ``((row, col), tiles)``, or None.
+
+    Regions are 4-connected; with a border, every region touching the edge is one region (the
+    ring joins them). A region is named by its first cell in row-major order; of the odd ones,
+    the one with the fewest tiles is returned (the first of those): with an even number of
+    tiles in all, odd regions come in twos, and the small one is the mistake to show (a cell
+    walled in, not the rest of the board). Tiles pair only inside a region (no path and no
+    slide crosses a wall), so such a layout can never be cleared: deals check it before any
+    playout, in time linear in the cells.
+    """
+    if grid.ndim != 2 or grid.dtype != np.int32 or not grid.flags.c_contiguous:
+        raise ValueError("grid must be a C-contiguous 2-D int32 array")
+    cdef Py_ssize_t rows = grid.shape[0], cols = grid.shape[1], n = rows * cols
+    cdef const int32_t *cells = <const int32_t *>cnp.PyArray_DATA(grid)
+    seen_array = np.zeros(n, dtype=np.uint8)
+    stack_array = np.empty(max(n, 1), dtype=np.int64)
+    cdef unsigned char *seen = <unsigned char *>cnp.PyArray_DATA(seen_array)
+    cdef int64_t *stack = <int64_t *>cnp.PyArray_DATA(stack_array)
+    cdef Py_ssize_t start, p, q, r, c, top, k
+    cdef Py_ssize_t outer_first = -1, outer_tiles = 0, odd_first = -1, odd_tiles = 0, tiles
+    cdef bint edge
+    cdef Py_ssize_t step[4]
+    with nogil:
+        for start in range(n):
+            if cells[start] < 0 or seen[start]:
+                continue
+            seen[start] = 1
+            stack[0] = start
+            top = 1
+            tiles = 0
+            edge = False
+            while top > 0:
+                top -= 1
+                p = stack[top]
+                r = p // cols
+                c = p - r * cols
+                tiles += cells[p] > 0
+                edge = edge or r == 0 or r == rows - 1 or c == 0 or c == cols - 1
+                step[0] = p - cols if r > 0 else -1
+                step[1] = p + cols if r < rows - 1 else -1
+                step[2] = p - 1 if c > 0 else -1
+                step[3] = p + 1 if c < cols - 1 else -1
+                for k in range(4):
+                    q = step[k]
+                    if q >= 0 and cells[q] >= 0 and not seen[q]:
+                        seen[q] = 1
+                        stack[top] = q
+                        top += 1
+            if border and edge:
+                if outer_first < 0:
+                    outer_first = start
+                outer_tiles += tiles
+            elif tiles % 2 and (odd_first < 0 or tiles < odd_tiles):
+                odd_first = start
+                odd_tiles = tiles
+    if outer_tiles % 2 and (odd_first < 0 or outer_tiles < odd_tiles):
+        odd_first = outer_first
+        odd_tiles = outer_tiles
+    if odd_first < 0:
+        return None
+    return (int(odd_first // cols), int(odd_first % cols)), int(odd_tiles)
 
 
 # ---- playout ------------------------------------------------------------------------------------
