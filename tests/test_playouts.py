@@ -111,6 +111,46 @@ def test_a_crowded_position_draws_among_all_of_its_pairs():
     assert right_half, firsts
 
 
+def playouts_by(board, seed, draws, keep_list_cells, count=6):
+    rules = board.rules
+    return _playouts.random_playouts(board._state, rules.max_turns, rules.gravity_code, count,
+                                     _deals.rng_state(seed), -1.0, True, draws,
+                                     keep_list_cells=keep_list_cells)
+
+
+def assert_same_playouts(a, b):
+    assert np.array_equal(a[0], b[0])
+    assert (a[1] is None) == (b[1] is None)
+    assert a[1] is None or np.array_equal(a[1], b[1])
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(grid=grids(max_side=8, walls=True), rules=rules_st(gravity=True, turns=(0, 1, 2, 3)),
+       seed=st.integers(0, 2**32), draws=st.sampled_from([0, 2, 32]))
+def test_a_kept_list_of_moves_gives_the_playouts_a_fresh_listing_gives(grid, rules, seed, draws):
+    """Big boards keep the list of moves up to date from step to step (moves_after) instead
+    of listing it afresh at each missed draw: the same list, so the same draws. Kept here on
+    every board (keep_list_cells=0); with 0 draws every step takes it."""
+    board = llk.Board(grid, rules=rules)
+    before = fingerprint(board)
+    kept = playouts_by(board, seed, draws, 0)
+    assert_same_playouts(kept, playouts_by(board, seed, draws, 10**9))
+    assert fingerprint(board) == before
+
+
+@pytest.mark.parametrize("gravity", [None, "down", "right"])
+def test_playouts_on_a_big_board_keep_their_list_and_draw_as_before(gravity):
+    """A 40 x 40 deal a third played (the default threshold keeps the list there): the same
+    playouts as with a fresh listing at every miss."""
+    board = llk.generate(40, 40, seed=3, rules=llk.Rules(gravity=gravity))
+    for move in board.certificate[:260]:
+        board.remove(*move)
+    assert board._state.rows * board._state.width >= _playouts.KEEP_LIST_CELLS
+    for seed in range(2):
+        assert_same_playouts(playouts_by(board, seed, 32, _playouts.KEEP_LIST_CELLS),
+                             playouts_by(board, seed, 32, 10**9))
+
+
 def test_a_stuck_position_and_an_empty_one():
     stuck = llk.Board([[1, 2], [2, 1]], rules=llk.Rules(border=False))
     removed, cleared = run(stuck, 5, keep_clear=True)

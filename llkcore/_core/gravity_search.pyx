@@ -70,10 +70,10 @@ from libc.string cimport memset
 from .alloc cimport IVec, grow, ivec_reserve, llk_free, llk_malloc
 from .gravity_dead cimport GDead, gdead_free, gdead_init, gdead_probe, gdead_test, gdead_unpair
 from .gravity cimport put_pair, slide_room, take_pair
-from .grid cimport GRAVITY_DOWN, GRAVITY_LEFT, GRAVITY_UP, Grid, cmp_int64, empty_neighbours
+from .grid cimport Grid, cmp_int64, empty_neighbours
 from .link cimport link_cells
 from .memo cimport Memo, memo_free, memo_has, memo_init, memo_prefetch, memo_put, mix64
-from .pairs cimport KeptWork, kept_alloc, kept_free, list_moves_grown, moves_after
+from .pairs cimport KeptWork, kept_alloc, kept_free, kept_lines, list_moves_grown, moves_after
 from .playouts cimport Hunt, hunt_free, hunt_init, hunt_run
 from .run cimport (OPEN, OPT_HUNT_ONLY, OPT_NO_DEAD, OPT_NO_DEAD_BELOW, OPT_NO_GPROBE,
                   OPT_NO_HUNT, OPT_NO_KEPT_MOVES, OPT_NO_SAFE, OPT_NO_SLEEP, OPT_PROBE_FIRST,
@@ -132,7 +132,6 @@ cdef struct GSearch:
                             # for down / up, else its row)
     uint64_t k0, k1         # key of the current position
     int up                  # offset of one cell against gravity
-    int by_column           # gravity moves tiles along columns (down / up), else along rows
     int safe                # the safe-clear rule is on
     int sleep               # sleep sets are on
     int order               # ORDER_* of this round
@@ -605,13 +604,11 @@ cdef int run_gravity_search(Ctx *c, int64_t memo_entries, uint64_t seed, int opt
     S.hunt_only = (options & OPT_HUNT_ONLY) != 0
     S.kept_moves = not (options & OPT_NO_KEPT_MOVES)
     S.seed = seed
-    S.by_column = c.gravity == GRAVITY_DOWN or c.gravity == GRAVITY_UP
-    S.up = (-g.W if c.gravity == GRAVITY_DOWN else g.W if c.gravity == GRAVITY_UP
-            else 1 if c.gravity == GRAVITY_LEFT else -1)
     S.room = slide_room(g)
+    S.line = <int32_t *>llk_malloc(<size_t>HW * sizeof(int32_t))
+    S.up = kept_lines(S.line, g.H, g.W, c.gravity) if S.line != NULL else 0
     S.z = <uint64_t *>llk_malloc(2 * <size_t>HW * sizeof(uint64_t))
     S.tv = <uint64_t *>llk_malloc((g.ntypes + 1) * sizeof(uint64_t))
-    S.line = <int32_t *>llk_malloc(<size_t>HW * sizeof(int32_t))
     S.trial = <int32_t *>llk_malloc((SAFE_MAX // 2) * S.room * sizeof(int32_t))
     S.frames = <GFrame *>llk_malloc((g.tiles // 2 + 2) * sizeof(GFrame))
     if (S.z == NULL or S.tv == NULL or S.line == NULL or S.trial == NULL or S.frames == NULL
@@ -619,8 +616,6 @@ cdef int run_gravity_search(Ctx *c, int64_t memo_entries, uint64_t seed, int opt
             or (S.kept_moves and not kept_alloc(&S.kept, g.H, g.W, S.line, S.up))):
         status = ST_MEMORY
     else:
-        for i in range(HW):
-            S.line[i] = i % g.W if S.by_column else i // g.W
         for t in range(g.ntypes):
             S.tv[t] = mix64(<uint64_t>t * <uint64_t>0x9E3779B97F4A7C15 + 1)
         # The root's key in cell order: by type (g.pos) it read S.z at random, a cache miss per

@@ -23,8 +23,8 @@ from libc.string cimport memcpy, memset
 
 from .alloc cimport IVec, ivec_reserve, llk_free, llk_malloc
 from .budget cimport Budget
-from .grid cimport (Grid, adjacent, bits_next, bits_prev, cmp_int64, cmp_pair, empty_neighbours,
-                    sort_ints)
+from .grid cimport (GRAVITY_DOWN, GRAVITY_NONE, GRAVITY_RIGHT, GRAVITY_UP, Grid, adjacent,
+                    bits_next, bits_prev, cmp_int64, cmp_pair, empty_neighbours, sort_ints)
 from .link cimport link_cells
 from .memo cimport mix64
 from .sweep cimport link_sweep, two_turn_length
@@ -164,6 +164,15 @@ cdef int64_t pair_capacity(const Grid *g) noexcept nogil:
 
 
 # Kept moves (docs/architecture.md, "Kept moves"): a position's moves from its parent's.
+cdef int kept_lines(int32_t *line, int H, int W, int gravity) noexcept nogil:
+    cdef int i
+    cdef bint by_column = gravity == GRAVITY_DOWN or gravity == GRAVITY_UP
+    for i in range(H * W):
+        line[i] = i if gravity == GRAVITY_NONE else i % W if by_column else i // W
+    return (-W if gravity == GRAVITY_DOWN else W if gravity == GRAVITY_UP
+            else -1 if gravity == GRAVITY_RIGHT else 1)
+
+
 cdef bint kept_alloc(KeptWork *k, int H, int W, const int32_t *line, int up) noexcept nogil:
     k.line = line
     k.up = up

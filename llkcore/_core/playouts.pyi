@@ -6,10 +6,13 @@ import numpy.typing as npt
 
 from .state import GridState
 
+KEEP_LIST_CELLS: int
+
 def random_playouts(s: GridState, max_turns: int, gravity: int, count: int,
                     rng_state: npt.NDArray[np.uint64], time_limit: float = ...,
                     keep_clear: bool = ..., draws: int = ...,
-                    cancel: Optional[npt.NDArray[np.int32]] = ..., until_clear: bool = ...
+                    cancel: Optional[npt.NDArray[np.int32]] = ..., until_clear: bool = ...,
+                    keep_list_cells: int = ...
                     ) -> Tuple[npt.NDArray[np.int32], Optional[npt.NDArray[np.int32]]]: ...
 def replay(s: GridState, cells: npt.NDArray[np.int32], max_turns: int, gravity: int,
            take_back: bool = False) -> int: ...

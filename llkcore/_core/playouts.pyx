@@ -27,7 +27,7 @@ from .gravity cimport put_pair, slide_room, slides_of, take_pair
 from .grid cimport Grid, cmp_pair, sort_positions
 from .link cimport can_link, link_cells
 from .memo cimport mix64
-from .pairs cimport KeptWork, list_moves_grown, moves_after
+from .pairs cimport KeptWork, kept_alloc, kept_free, kept_lines, list_moves_grown, moves_after
 from .path cimport PathWork
 from .rng cimport rng_below, rng_next
 from .run cimport (ST_MEMORY, ST_SOLVED, Budget, Ctx, budget_raise, budget_start, out_of_time,
@@ -43,6 +43,12 @@ cdef enum:
     LOG_FIXED = 5
     # Random same-type pairs tried per step before listing every removable pair.
     DRAWS = 32
+
+# Padded cells from which a playout keeps its list of moves up to date once it has listed them.
+# Below, the draws mostly hit and a listing is cheap: keeping the list made 12 x 12 playouts 2.5
+# times slower; about even at 24 x 24 to 32 x 32; 3 times faster at 64 x 64, 14 times at
+# 256 x 256 (2026-12-05).
+KEEP_LIST_CELLS = 1024
 
 
 cdef int64_t all_moves(const Grid *g, PathWork *w, int max_turns, IVec *mv,
@@ -106,14 +112,16 @@ cdef void draw_pair(const Grid *g, uint64_t *rng, const int64_t *cum, int *pa,
 
 
 cdef int choose(const Grid *g, PathWork *w, int max_turns, uint64_t *rng, IVec *mv,
-                int64_t *cum, int draws, Budget *b, int *pa, int *pb) noexcept nogil:
+                int64_t *listed, int64_t *cum, int draws, Budget *b, int *pa,
+                int *pb) noexcept nogil:
     """A removable pair drawn uniformly among all of them: 1, or 0 when there is none, -1 out
     of memory, -2 out of time.
 
     First by rejection (a uniform same-type pair, kept if it links: uniform among the removable
-    ones, and far fewer link tests than listing them all), then, if ``draws`` all missed, by
-    listing every removable pair. Which way is taken does not depend on which pair the other
-    would pick, so the draw stays uniform."""
+    ones, and far fewer link tests than listing them all), then, if ``draws`` all missed, from
+    the sorted list of every removable pair: ``mv`` when ``listed`` >= 0 says it holds this
+    position's (that many), else listed now (and ``listed`` set). Which way is taken does not
+    depend on which pair the other would pick, so the draw stays uniform."""
     cdef int64_t total = pair_sums(g, cum), k, i
     cdef int d
     if total == 0:
@@ -125,29 +133,51 @@ cdef int choose(const Grid *g, PathWork *w, int max_turns, uint64_t *rng, IVec *
             draw_pair(g, rng, cum, pa, pb)
             if link_cells(g, w, pa[0], pb[0], max_turns):
                 return 1
-    k = all_moves(g, w, max_turns, mv, b)
-    if k <= 0:
-        return <int>k
+    k = listed[0]
+    if k < 0:
+        k = all_moves(g, w, max_turns, mv, b)
+        if k < 0:
+            return <int>k
+        listed[0] = k
+    if k == 0:
+        return 0
     i = rng_below(rng, <uint32_t>k)
     pa[0] = mv.data[2 * i]
     pb[0] = mv.data[2 * i + 1]
     return 1
 
 
-cdef int playout(Grid *g, PathWork *w, int max_turns, int gravity, uint64_t *rng, IVec *mv,
-                 IVec *log, int64_t *cum, int draws, Budget *b) noexcept nogil:
+cdef int playout(Grid *g, PathWork *w, KeptWork *kept, int max_turns, int gravity,
+                 uint64_t *rng, IVec *mv, IVec *work, IVec *log, int64_t *cum, int draws,
+                 Budget *b) noexcept nogil:
     """One uniformly random playout from the current position, logged in ``log`` (not taken
-    back). Returns the pairs removed; -1 out of memory, -2 out of time."""
-    cdef int steps = 0, a = 0, z = 0, found
+    back). Returns the pairs removed; -1 out of memory, -2 out of time.
+
+    With ``kept`` (boards of at least KEEP_LIST_CELLS cells), once a step has had to list every
+    removable pair (its draws all missed: on a big board few same-type pairs link), the list is
+    kept up to date after each removal from the one before (``sorted_moves_after``, ``work``
+    its scratch) instead of listed afresh at the next miss: the same sorted list, so the same
+    draws, for the cost of the moves that changed instead of the board's cells."""
+    cdef int steps = 0, a = 0, z = 0, found, ngm
+    cdef int64_t listed = -1, at
     sort_positions(g)       # draws depend on the position alone, not on how play reached it
     while g.tiles > 0:
-        found = choose(g, w, max_turns, rng, mv, cum, draws, b, &a, &z)
+        found = choose(g, w, max_turns, rng, mv, &listed, cum, draws, b, &a, &z)
         if found < 0:
             return found
         if found == 0:
             break
-        if logged_take(g, a, z, gravity, log) < 0:
+        at = log.n
+        ngm = logged_take(g, a, z, gravity, log)
+        if ngm < 0:
             return -1
+        if listed >= 0 and kept != NULL:
+            listed = sorted_moves_after(kept, g, w, max_turns, b, a, z, log.data + at, ngm,
+                                        mv, listed, work)
+            if listed < 0:
+                return -2 if listed == -1 else -1
+        else:
+            listed = -1
         steps += 1
     return steps
 
@@ -173,7 +203,7 @@ cdef int logged_take(Grid *g, int a, int z, int gravity, IVec *log) noexcept nog
 def random_playouts(GridState s not None, int max_turns, int gravity, int count,
                     cnp.ndarray rng_state not None, double time_limit=-1.0,
                     bint keep_clear=False, int draws=DRAWS, cnp.ndarray cancel=None,
-                    bint until_clear=False):
+                    bint until_clear=False, int64_t keep_list_cells=KEEP_LIST_CELLS):
     """Play ``count`` uniformly random playouts from the position of ``s`` (left as it was).
 
     ``rng_state``: the 4-word uint64 stream (advanced). ``time_limit`` >= 0: stop starting
@@ -184,6 +214,9 @@ def random_playouts(GridState s not None, int max_turns, int gravity, int count,
     time running out would. A signal handler that raises (Ctrl-C) stops them too, and its
     exception is raised. ``until_clear`` (with ``keep_clear``): stop after the first playout
     that cleared, as a caller that wants a certificate only needs (the gravity probe).
+    ``keep_list_cells``: the padded cells from which a playout keeps its list of moves up to
+    date (``playout``); the same playouts either way (tests set 0: always, or more than the
+    board: never).
 
     Returns ``(removed, first_clear)``: per playout played, the pairs it removed (int32;
     tiles / 2 means it cleared the board when the tile count is even: an odd count never
@@ -202,11 +235,16 @@ def random_playouts(GridState s not None, int max_turns, int gravity, int count,
     cdef int32_t *rv = <int32_t *>cnp.PyArray_DATA(removed)
     cdef int half = g.tiles // 2, played = 0, steps = 0, cleared = -1
     cdef IVec mv
+    cdef IVec work
     cdef IVec log
     cdef IVec first
     cdef Budget budget
+    cdef KeptWork kept
+    cdef int32_t *line = NULL
+    cdef bint kept_made = False
     cdef int64_t *cum = NULL
     mv.data = NULL; mv.n = 0; mv.cap = 0
+    work.data = NULL; work.n = 0; work.cap = 0
     log.data = NULL; log.n = 0; log.cap = 0
     first.data = NULL; first.n = 0; first.cap = 0
     budget_start(&budget, time_limit,
@@ -217,14 +255,20 @@ def random_playouts(GridState s not None, int max_turns, int gravity, int count,
         s.lock()
     try:
         cum = <int64_t *>llk_malloc((<size_t>g.ntypes + 1) * sizeof(int64_t))
+        if <int64_t>g.H * g.W >= keep_list_cells:
+            line = <int32_t *>llk_malloc(<size_t>g.H * g.W * sizeof(int32_t))
+            kept_made = line != NULL and kept_alloc(&kept, g.H, g.W, line,
+                                                    kept_lines(line, g.H, g.W, gravity))
+            if not kept_made:
+                steps = -1
         if cum == NULL:
             steps = -1
         with nogil:
             while played < count and steps != -1:
                 if budget.stop or out_of_time(&budget):
                     break
-                steps = playout(g, &s.work, max_turns, gravity, rng, &mv, &log, cum, draws,
-                                &budget)
+                steps = playout(g, &s.work, &kept if kept_made else NULL, max_turns, gravity,
+                                rng, &mv, &work, &log, cum, draws, &budget)
                 if steps >= 0:
                     rv[played] = steps
                     # g.tiles == 0: an odd count removes tiles / 2 pairs and is not clear.
@@ -252,9 +296,13 @@ def random_playouts(GridState s not None, int max_turns, int gravity, int count,
             memcpy(cnp.PyArray_DATA(out), first.data, 2 * <size_t>half * sizeof(int32_t))
     finally:
         llk_free(mv.data)
+        llk_free(work.data)
         llk_free(log.data)
         llk_free(first.data)
         llk_free(cum)
+        if kept_made:
+            kept_free(&kept)
+        llk_free(line)
     return removed[:played], out
 
 
@@ -434,13 +482,32 @@ cdef void merge_moves(const int32_t *x, int64_t nx, const int32_t *y, int64_t ny
         n += 1
 
 
+cdef int64_t sorted_moves_after(KeptWork *kept, const Grid *g, PathWork *w, int max_turns,
+                                Budget *bud, int a, int b, const int32_t *gm, int ngm,
+                                IVec *moves, int64_t before, IVec *work) noexcept nogil:
+    """``moves``, the sorted moves (``before`` of them) of the position before the removal of
+    (a, b) with its ngm gravity moves ``gm``, become those after it (``moves_after``), sorted
+    (cmp_pair order), through the scratch ``work``. How many, -1 when the budget said stop, -2
+    out of memory."""
+    cdef int64_t k, nkept
+    k = moves_after(kept, g, w, max_turns, bud, a, b, gm, ngm, moves, 0, before, work, 0, &nkept)
+    if k < 0:
+        return k
+    if not ivec_reserve(moves, 2 * k + 2):
+        return -2
+    # The kept moves keep the sorted order of the list they come from; the new ones are few.
+    qsort(work.data + 2 * nkept, k - nkept, 2 * sizeof(int32_t), cmp_pair)
+    merge_moves(work.data, nkept, work.data + 2 * nkept, k - nkept, moves.data)
+    return k
+
+
 cdef int64_t step_moves(Hunt *h, Ctx *c, KeptWork *kept, int steps, int a, int b,
                         int64_t gm_at, int ngm, int64_t before) noexcept nogil:
     """The moves of a playout's step into h.moves, sorted, so that a draw depends on the
     position alone: the root's listed once, later ones from the step before's (``before``
     moves, then (a, b) removed with ngm gravity moves at h.log.data[gm_at:]) when ``kept`` is
     given. How many, -1 when the budget said stop, -2 out of memory."""
-    cdef int64_t k, nkept
+    cdef int64_t k
     if steps == 0 and h.nroot >= 0:
         k = h.nroot
         if not ivec_reserve(&h.moves, 2 * k + 2):
@@ -457,16 +524,8 @@ cdef int64_t step_moves(Hunt *h, Ctx *c, KeptWork *kept, int steps, int a, int b
             memcpy(h.root_moves.data, h.moves.data, <size_t>(2 * k) * sizeof(int32_t))
             h.nroot = k
         return k
-    # The kept moves keep the sorted order of the list they come from; the new ones are few.
-    k = moves_after(kept, c.g, c.w, c.max_turns, &c.b, a, b, h.log.data + gm_at, ngm,
-                    &h.moves, 0, before, &h.kept, 0, &nkept)
-    if k < 0:
-        return k
-    if not ivec_reserve(&h.moves, 2 * k + 2):
-        return -2
-    qsort(h.kept.data + 2 * nkept, k - nkept, 2 * sizeof(int32_t), cmp_pair)
-    merge_moves(h.kept.data, nkept, h.kept.data + 2 * nkept, k - nkept, h.moves.data)
-    return k
+    return sorted_moves_after(kept, c.g, c.w, c.max_turns, &c.b, a, b, h.log.data + gm_at, ngm,
+                              &h.moves, before, &h.kept)
 
 
 cdef int hunt_playout(Hunt *h, Ctx *c, KeptWork *kept) noexcept nogil:
