@@ -19,7 +19,7 @@ from a step's moves kept from the step before's when the search lends its buffer
 cimport numpy as cnp
 from libc.math cimport exp
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
-from libc.stdlib cimport qsort
+from libc.stdlib cimport bsearch, qsort
 from libc.string cimport memcpy, memset
 
 from .alloc cimport IVec, grow, ivec_reserve, llk_free, llk_malloc
@@ -46,7 +46,7 @@ cdef enum:
 
 # Padded cells from which a playout keeps its list of moves up to date once it has listed them.
 # Below, the draws mostly hit and a listing is cheap: keeping the list made 12 x 12 playouts 2.5
-# times slower; about even at 24 x 24 to 32 x 32; 3 times faster at 64 x 64, 14 times at
+# times slower; about even at 24 x 24 to 32 x 32; 3 times faster at 64 x 64, 40 times at
 # 256 x 256 (2026-12-05).
 KEEP_LIST_CELLS = 1024
 
@@ -79,41 +79,61 @@ cdef void take_back(Grid *g, IVec *log) noexcept nogil:
     log.n = 0
 
 
-cdef int64_t pair_sums(const Grid *g, int64_t *cum) noexcept nogil:
-    """cum[t + 1] = the same-type pairs of types 0..t (cum[0] = 0); returns their total."""
+cdef int64_t pair_tree_build(const Grid *g, int64_t *tree) noexcept nogil:
+    """tree[1..ntypes]: a Fenwick tree over the types of their same-type pairs (so its prefix
+    sums are the pairs of types 0..t-1); returns the total. A step changes one type's count,
+    and a tree takes that and a draw in O(log types): a prefix array rebuilt every step cost
+    O(types) a step, the bulk of a big board's playout (16,384 types at 256 x 256)."""
     cdef int64_t n
-    cdef int t
-    cum[0] = 0
+    cdef int t, up
+    tree[0] = 0
     for t in range(g.ntypes):
         n = g.count[t]
-        cum[t + 1] = cum[t] + n * (n - 1) // 2
-    return cum[g.ntypes]
+        tree[t + 1] = n * (n - 1) // 2
+    for t in range(1, g.ntypes + 1):
+        up = t + (t & -t)
+        if up <= g.ntypes:
+            tree[up] += tree[t]
+    n = 0
+    t = g.ntypes
+    while t > 0:
+        n += tree[t]
+        t -= t & -t
+    return n
 
 
-cdef void draw_pair(const Grid *g, uint64_t *rng, const int64_t *cum, int *pa,
+cdef inline void pair_tree_add(int64_t *tree, int ntypes, int t, int64_t delta) noexcept nogil:
+    """Add delta to the pairs of type t."""
+    t += 1
+    while t <= ntypes:
+        tree[t] += delta
+        t += t & -t
+
+
+cdef void draw_pair(const Grid *g, uint64_t *rng, const int64_t *tree, int64_t total, int *pa,
                     int *pb) noexcept nogil:
-    """A pair of tiles of one type, uniform among all such pairs (``pair_sums``, < 2**32)."""
-    cdef int64_t u = rng_below(rng, <uint32_t>cum[g.ntypes]), n
-    cdef int lo = 0, hi = g.ntypes - 1, mid, i
-    while lo < hi:                      # the type t with cum[t] <= u < cum[t + 1]
-        mid = (lo + hi + 1) >> 1
-        if cum[mid] <= u:
-            lo = mid
-        else:
-            hi = mid - 1
-    u -= cum[lo]
-    n = g.count[lo]
+    """A pair of tiles of one type, uniform among all ``total`` such pairs (< 2**32)."""
+    cdef int64_t u = rng_below(rng, <uint32_t>total), n
+    cdef int t = 0, step = 1, i
+    while 2 * step <= g.ntypes:
+        step *= 2
+    while step > 0:                     # the type t with pairs before it <= u < pairs up to it
+        if t + step <= g.ntypes and tree[t + step] <= u:
+            t += step
+            u -= tree[t]
+        step >>= 1
+    n = g.count[t]
     i = 0
     while u >= n - 1 - i:
         u -= n - 1 - i
         i += 1
-    pa[0] = g.pos[g.offset[lo] + i]
-    pb[0] = g.pos[g.offset[lo] + i + 1 + u]
+    pa[0] = g.pos[g.offset[t] + i]
+    pb[0] = g.pos[g.offset[t] + i + 1 + u]
 
 
 cdef int choose(const Grid *g, PathWork *w, int max_turns, uint64_t *rng, IVec *mv,
-                int64_t *listed, int64_t *cum, int draws, Budget *b, int *pa,
-                int *pb) noexcept nogil:
+                int64_t *listed, const int64_t *tree, int64_t total, int draws, Budget *b,
+                int *pa, int *pb) noexcept nogil:
     """A removable pair drawn uniformly among all of them: 1, or 0 when there is none, -1 out
     of memory, -2 out of time.
 
@@ -121,17 +141,25 @@ cdef int choose(const Grid *g, PathWork *w, int max_turns, uint64_t *rng, IVec *
     ones, and far fewer link tests than listing them all), then, if ``draws`` all missed, from
     the sorted list of every removable pair: ``mv`` when ``listed`` >= 0 says it holds this
     position's (that many), else listed now (and ``listed`` set). Which way is taken does not
-    depend on which pair the other would pick, so the draw stays uniform."""
-    cdef int64_t total = pair_sums(g, cum), k, i
+    depend on which pair the other would pick, so the draw stays uniform. With the list at hand
+    a draw is looked up in it instead of tested (the same answer: on a big board a link test
+    crosses the board, and most draws miss)."""
+    cdef int64_t k, i
     cdef int d
+    cdef int32_t key[2]
     if total == 0:
         return 0
     if total < (<int64_t>1) << 32:
         for d in range(draws):
             if not still_time(b):
                 return -2
-            draw_pair(g, rng, cum, pa, pb)
-            if link_cells(g, w, pa[0], pb[0], max_turns):
+            draw_pair(g, rng, tree, total, pa, pb)
+            if listed[0] >= 0:
+                key[0] = pa[0] if pa[0] < pb[0] else pb[0]
+                key[1] = pb[0] if pa[0] < pb[0] else pa[0]
+                if bsearch(key, mv.data, listed[0], 2 * sizeof(int32_t), cmp_pair) != NULL:
+                    return 1
+            elif link_cells(g, w, pa[0], pb[0], max_turns):
                 return 1
     k = listed[0]
     if k < 0:
@@ -148,7 +176,7 @@ cdef int choose(const Grid *g, PathWork *w, int max_turns, uint64_t *rng, IVec *
 
 
 cdef int playout(Grid *g, PathWork *w, KeptWork *kept, int max_turns, int gravity,
-                 uint64_t *rng, IVec *mv, IVec *work, IVec *log, int64_t *cum, int draws,
+                 uint64_t *rng, IVec *mv, IVec *work, IVec *log, int64_t *tree, int draws,
                  Budget *b) noexcept nogil:
     """One uniformly random playout from the current position, logged in ``log`` (not taken
     back). Returns the pairs removed; -1 out of memory, -2 out of time.
@@ -158,19 +186,24 @@ cdef int playout(Grid *g, PathWork *w, KeptWork *kept, int max_turns, int gravit
     kept up to date after each removal from the one before (``sorted_moves_after``, ``work``
     its scratch) instead of listed afresh at the next miss: the same sorted list, so the same
     draws, for the cost of the moves that changed instead of the board's cells."""
-    cdef int steps = 0, a = 0, z = 0, found, ngm
+    cdef int steps = 0, a = 0, z = 0, found, ngm, t
     cdef int64_t listed = -1, at
     sort_positions(g)       # draws depend on the position alone, not on how play reached it
+    cdef int64_t total = pair_tree_build(g, tree)
     while g.tiles > 0:
-        found = choose(g, w, max_turns, rng, mv, &listed, cum, draws, b, &a, &z)
+        found = choose(g, w, max_turns, rng, mv, &listed, tree, total, draws, b, &a, &z)
         if found < 0:
             return found
         if found == 0:
             break
         at = log.n
+        t = g.tid[a]
         ngm = logged_take(g, a, z, gravity, log)
         if ngm < 0:
             return -1
+        # n tiles of t left: n (n - 1) / 2 pairs, against (n + 2) (n + 1) / 2 before.
+        pair_tree_add(tree, g.ntypes, t, -(2 * <int64_t>g.count[t] + 1))
+        total -= 2 * <int64_t>g.count[t] + 1
         if listed >= 0 and kept != NULL:
             listed = sorted_moves_after(kept, g, w, max_turns, b, a, z, log.data + at, ngm,
                                         mv, listed, work)
@@ -242,7 +275,7 @@ def random_playouts(GridState s not None, int max_turns, int gravity, int count,
     cdef KeptWork kept
     cdef int32_t *line = NULL
     cdef bint kept_made = False
-    cdef int64_t *cum = NULL
+    cdef int64_t *tree = NULL
     mv.data = NULL; mv.n = 0; mv.cap = 0
     work.data = NULL; work.n = 0; work.cap = 0
     log.data = NULL; log.n = 0; log.cap = 0
@@ -254,21 +287,21 @@ def random_playouts(GridState s not None, int max_turns, int gravity, int count,
     else:
         s.lock()
     try:
-        cum = <int64_t *>llk_malloc((<size_t>g.ntypes + 1) * sizeof(int64_t))
+        tree = <int64_t *>llk_malloc((<size_t>g.ntypes + 1) * sizeof(int64_t))
         if <int64_t>g.H * g.W >= keep_list_cells:
             line = <int32_t *>llk_malloc(<size_t>g.H * g.W * sizeof(int32_t))
             kept_made = line != NULL and kept_alloc(&kept, g.H, g.W, line,
                                                     kept_lines(line, g.H, g.W, gravity))
             if not kept_made:
                 steps = -1
-        if cum == NULL:
+        if tree == NULL:
             steps = -1
         with nogil:
             while played < count and steps != -1:
                 if budget.stop or out_of_time(&budget):
                     break
                 steps = playout(g, &s.work, &kept if kept_made else NULL, max_turns, gravity,
-                                rng, &mv, &work, &log, cum, draws, &budget)
+                                rng, &mv, &work, &log, tree, draws, &budget)
                 if steps >= 0:
                     rv[played] = steps
                     # g.tiles == 0: an odd count removes tiles / 2 pairs and is not clear.
@@ -299,7 +332,7 @@ def random_playouts(GridState s not None, int max_turns, int gravity, int count,
         llk_free(work.data)
         llk_free(log.data)
         llk_free(first.data)
-        llk_free(cum)
+        llk_free(tree)
         if kept_made:
             kept_free(&kept)
         llk_free(line)
