@@ -75,6 +75,9 @@ GATES = {
     "verify-18x8": (100, 200),
     # The exact search on two 16x9 tail deals against itself with OPT_NO_PROBE_ORDER (2.5x).
     "probe-order-16x9": (1.5, 2.5),
+    # Random playouts of a 96x96 deal keeping their list of moves, against a fresh listing at
+    # each step whose draws all miss (the same draws): 7.6x when measured (2026-12-05).
+    "playouts-kept-list-96x96": (3, 6),
 }
 #: Least coverage of a long kernel call by a Python thread (bench/test_bench_gil.py): about 0
 #: when a call holds the GIL, about 1 when it releases it, however busy the machine.
