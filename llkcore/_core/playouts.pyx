@@ -84,22 +84,18 @@ cdef int64_t pair_tree_build(const Grid *g, int64_t *tree) noexcept nogil:
     sums are the pairs of types 0..t-1); returns the total. A step changes one type's count,
     and a tree takes that and a draw in O(log types): a prefix array rebuilt every step cost
     O(types) a step, the bulk of a big board's playout (16,384 types at 256 x 256)."""
-    cdef int64_t n
+    cdef int64_t n, total = 0
     cdef int t, up
     tree[0] = 0
     for t in range(g.ntypes):
         n = g.count[t]
         tree[t + 1] = n * (n - 1) // 2
-    for t in range(1, g.ntypes + 1):
+        total += tree[t + 1]
+    for t in range(1, g.ntypes + 1):      # each node adds itself into its parent
         up = t + (t & -t)
         if up <= g.ntypes:
             tree[up] += tree[t]
-    n = 0
-    t = g.ntypes
-    while t > 0:
-        n += tree[t]
-        t -= t & -t
-    return n
+    return total
 
 
 cdef inline void pair_tree_add(int64_t *tree, int ntypes, int t, int64_t delta) noexcept nogil:
