@@ -32,10 +32,12 @@ def fingerprint(board):
     return board.grid.tolist(), board.moves(), board.index.as_dict()
 
 
-def run(board, count, seed=0, keep_clear=False, time_limit=-1.0):
+def run(board, count, seed=0, keep_clear=False, time_limit=-1.0,
+        keep_list_cells=_playouts.KEEP_LIST_CELLS):
     rules = board.rules
     return _playouts.random_playouts(board._state, rules.max_turns, rules.gravity_code, count,
-                                     _deals.rng_state(seed), time_limit, keep_clear)
+                                     _deals.rng_state(seed), time_limit, keep_clear,
+                                     keep_list_cells=keep_list_cells)
 
 
 @settings(max_examples=examples(80), deadline=None)
@@ -213,16 +215,21 @@ def test_bad_arguments_are_refused():
         _playouts.replay(board._state.copy(), np.zeros((2, 3), dtype=np.int32), 2, 0)
 
 
+@pytest.mark.parametrize("keep_list_cells", [_playouts.KEEP_LIST_CELLS, 0],
+                         ids=["fresh-lists", "kept-list"])
 @pytest.mark.parametrize("gravity", [None, "down"])
-def test_every_failed_allocation_raises_memory_error_and_leaves_the_state(gravity):
+def test_every_failed_allocation_raises_memory_error_and_leaves_the_state(gravity,
+                                                                          keep_list_cells):
+    """Each allocation of the playouts fails in turn, with fresh listings and with the kept
+    list of moves (its lines, its flood and set, its scratch: more allocations)."""
     board = llk.generate(6, 6, seed=2, rules=llk.Rules(gravity=gravity))
     before = fingerprint(board)
-    expected = run(board, 4, keep_clear=True)
+    expected = run(board, 4, keep_clear=True, keep_list_cells=keep_list_cells)
     failures = 0
-    for n in range(60):
+    for n in range(80):
         _alloc.fail_allocations_after(n)
         try:
-            got = run(board, 4, keep_clear=True)
+            got = run(board, 4, keep_clear=True, keep_list_cells=keep_list_cells)
         except MemoryError:
             failures += 1
             continue
@@ -230,7 +237,7 @@ def test_every_failed_allocation_raises_memory_error_and_leaves_the_state(gravit
             _alloc.fail_allocations_after(None)
         assert np.array_equal(got[0], expected[0])
         break
-    assert failures > 0
+    assert failures > (6 if keep_list_cells == 0 else 0), failures
     assert fingerprint(board) == before
     assert np.array_equal(run(board, 4)[0], expected[0])
     cert = cells_of(np.array([[*a, *b] for a, b in board.certificate]), board._state.width)

@@ -174,6 +174,9 @@ cdef int kept_lines(int32_t *line, int H, int W, int gravity) noexcept nogil:
 
 
 cdef bint kept_alloc(KeptWork *k, int H, int W, const int32_t *line, int up) noexcept nogil:
+    # All pointers NULL first: a failure frees what was made, and nothing else (a caller's
+    # KeptWork on the stack held garbage that kept_free then freed).
+    memset(k, 0, sizeof(KeptWork))
     k.line = line
     k.up = up
     k.reach_turns = <int32_t *>llk_malloc(<size_t>H * W * sizeof(int32_t))
