@@ -36,7 +36,7 @@ cimport numpy as cnp
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
 from .budget cimport Budget
-from .gravity cimport slide_room, take_pair
+from .gravity cimport emptied_cells, slide_room, take_pair
 from .grid cimport GRAVITY_NONE, Grid, adjacent, bits_next, bits_prev, empty_neighbours, put_tile
 from .reach cimport Flood, flood_alloc, flood_free, flood_reach
 from .rng cimport permute_ints, rng_below
@@ -216,23 +216,19 @@ cdef void refresh_after_slides(const Grid *g, Scratch *s, int pa, int pb,
 
     The refreshes are those of refresh_around at pa, at pb, then at each move's source and
     destination in turn, in that order (the order the free set's array, and so every deal,
-    depends on), minus those that cannot change anything. A move fills a cell emptied just
-    before, so exactly two cells change from tile to empty (the removal takes two tiles) and
-    none the other way; a tile's freedom reads only its cell and its four neighbours, so only
-    a refresh around a cell within two steps of those two can change the set. On a tall
-    board the slides are long and these are the few at their tops."""
-    cdef int i, p, nleft = 0
-    cdef int left[2]            # the two cells left empty: pa, pb or moves' sources
+    depends on), minus those that cannot change anything. Only the two cells
+    ``emptied_cells`` finds change between tile and empty, and a tile's freedom reads only its
+    cell and its four neighbours, so only a refresh around a cell within two steps of those two
+    can change the set. On a tall board the slides are long and these are the few at their
+    tops."""
+    cdef int i, p
+    cdef int left[2]
     refresh_around(g, s, pa)
     refresh_around(g, s, pb)
     if nmoves == 0:
         return
     left[0], left[1] = pa, pb
-    for i in range(-2, nmoves):
-        p = pa if i == -2 else pb if i == -1 else s.moves[2 * i]
-        if g.cells[p] == 0 and nleft < 2:
-            left[nleft] = p
-            nleft += 1
+    emptied_cells(g, pa, pb, s.moves, nmoves, left)
     for i in range(2 * nmoves):
         p = s.moves[i]
         if within_two_steps(g, p, left[0]) or within_two_steps(g, p, left[1]):

@@ -182,6 +182,21 @@ cdef inline int take_pair(Grid *g, int pa, int pb, int gravity, int32_t *moves) 
     return n
 
 
+cdef inline int emptied_cells(const Grid *g, int pa, int pb, const int32_t *moves, int n,
+                              int *out) noexcept nogil:
+    """The cells the removal of pa and pb, with its n gravity moves, left empty, into ``out``
+    (room for 2); returns how many (2 on a position ``take_pair`` left). Each move fills a cell
+    emptied just before, so two cells turn from tile to empty, none the other way: pa, pb or
+    cells tiles slid from."""
+    cdef int i, p, found = 0
+    for i in range(-2, n):
+        p = pa if i == -2 else pb if i == -1 else moves[2 * i]
+        if g.cells[p] == 0 and found < 2:
+            out[found] = p
+            found += 1
+    return found
+
+
 cdef inline void put_pair(Grid *g, int pa, int pb, int ta, int tb, const int32_t *moves,
                           int n) noexcept nogil:
     """Undo ``take_pair``: gravity moves in reverse, then the two tiles (types ta, tb) back.

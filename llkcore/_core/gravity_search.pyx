@@ -606,7 +606,7 @@ cdef int run_gravity_search(Ctx *c, int64_t memo_entries, uint64_t seed, int opt
     S.seed = seed
     S.room = slide_room(g)
     S.line = <int32_t *>llk_malloc(<size_t>HW * sizeof(int32_t))
-    S.up = kept_lines(S.line, g.H, g.W, c.gravity) if S.line != NULL else 0
+    S.up = kept_lines(S.line, g, c.gravity) if S.line != NULL else 0
     S.z = <uint64_t *>llk_malloc(2 * <size_t>HW * sizeof(uint64_t))
     S.tv = <uint64_t *>llk_malloc((g.ntypes + 1) * sizeof(uint64_t))
     S.trial = <int32_t *>llk_malloc((SAFE_MAX // 2) * S.room * sizeof(int32_t))

@@ -96,10 +96,11 @@ cdef struct KeptWork:
     int64_t listed_room     # ...and the slots allocated
     int64_t listed_count    # ...and the moves in it
 
-# The line of each of the H*W cells into ``line`` (its column under gravity down / up, its row
+# The line of each of g's H*W cells into ``line`` (its column under gravity down / up, its row
 # under left / right; without gravity each cell is a line of its own, so no tile counts as
-# moved); returns ``up``, the offset of one cell against gravity (1 without gravity).
-cdef int kept_lines(int32_t *line, int H, int W, int gravity) noexcept nogil
+# moved); returns ``up``, the offset of one cell against gravity (gravity.pxd's line_through;
+# 1 without gravity).
+cdef int kept_lines(int32_t *line, const Grid *g, int gravity) noexcept nogil
 
 # Allocate / free the buffers, all or nothing (False: out of memory, nothing held).
 cdef bint kept_alloc(KeptWork *k, int H, int W, const int32_t *line, int up) noexcept nogil

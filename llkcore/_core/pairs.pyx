@@ -23,8 +23,9 @@ from libc.string cimport memcpy, memset
 
 from .alloc cimport IVec, ivec_reserve, llk_free, llk_malloc
 from .budget cimport Budget
-from .grid cimport (GRAVITY_DOWN, GRAVITY_NONE, GRAVITY_RIGHT, GRAVITY_UP, Grid, adjacent,
-                    bits_next, bits_prev, cmp_int64, cmp_pair, empty_neighbours, sort_ints)
+from .gravity cimport emptied_cells, line_through
+from .grid cimport (GRAVITY_NONE, Grid, adjacent, bits_next, bits_prev, cmp_int64, cmp_pair,
+                    empty_neighbours, sort_ints)
 from .link cimport link_cells
 from .memo cimport mix64
 from .sweep cimport link_sweep, two_turn_length
@@ -164,13 +165,14 @@ cdef int64_t pair_capacity(const Grid *g) noexcept nogil:
 
 
 # Kept moves (docs/architecture.md, "Kept moves"): a position's moves from its parent's.
-cdef int kept_lines(int32_t *line, int H, int W, int gravity) noexcept nogil:
-    cdef int i
-    cdef bint by_column = gravity == GRAVITY_DOWN or gravity == GRAVITY_UP
-    for i in range(H * W):
-        line[i] = i if gravity == GRAVITY_NONE else i % W if by_column else i // W
-    return (-W if gravity == GRAVITY_DOWN else W if gravity == GRAVITY_UP
-            else -1 if gravity == GRAVITY_RIGHT else 1)
+cdef int kept_lines(int32_t *line, const Grid *g, int gravity) noexcept nogil:
+    cdef int i, start, up, length
+    if not line_through(g, g.W + 1, gravity, &start, &up, &length):
+        up = 1                  # no gravity: each cell is a line of its own
+    for i in range(g.H * g.W):
+        line[i] = (i if gravity == GRAVITY_NONE else i % g.W if up == g.W or up == -g.W
+                   else i // g.W)
+    return up
 
 
 cdef bint kept_alloc(KeptWork *k, int H, int W, const int32_t *line, int up) noexcept nogil:
@@ -301,7 +303,7 @@ cdef int64_t moves_after(KeptWork *k, const Grid *g, PathWork *w, int max_turns,
                          int64_t src_base, int64_t nsrc, IVec *dst, int64_t dst_base,
                          int64_t *nkept) noexcept nogil:
     cdef int la = k.line[a], lb = k.line[b], HW = g.H * g.W
-    cdef int i, j, m, x, y, t, q, line, nfreed = 0, nreached, found
+    cdef int i, j, m, x, y, t, q, line, nfreed, nreached, found
     cdef int depth = max_turns // 2       # of the floods from the emptied cells
     cdef int freed[2]
     cdef int64_t n = 0
@@ -347,13 +349,7 @@ cdef int64_t moves_after(KeptWork *k, const Grid *g, PathWork *w, int max_turns,
     # to at most max_turns, so the fewest turns from the cell to each tile do too, and one of
     # them is at most half of max_turns. So a flood that deep from the cell reaches one tile of
     # the pair, and the other is reached too or lies further (more turns than the flood's depth).
-    # The cells emptied are two (two tiles fewer; occupancy only shrinks), among a, b and the
-    # cells tiles slid from.
-    for i in range(-2, ngm):
-        q = a if i == -2 else b if i == -1 else gm[2 * i]
-        if g.cells[q] == 0 and nfreed < 2:
-            freed[nfreed] = q
-            nfreed += 1
+    nfreed = emptied_cells(g, a, b, gm, ngm, freed)
     for i in range(nfreed):
         if not still_time(bud):
             return -1

@@ -287,7 +287,7 @@ def random_playouts(GridState s not None, int max_turns, int gravity, int count,
         if <int64_t>g.H * g.W >= keep_list_cells:
             line = <int32_t *>llk_malloc(<size_t>g.H * g.W * sizeof(int32_t))
             kept_made = line != NULL and kept_alloc(&kept, g.H, g.W, line,
-                                                    kept_lines(line, g.H, g.W, gravity))
+                                                    kept_lines(line, g, gravity))
             if not kept_made:
                 steps = -1
         if tree == NULL:
