@@ -333,7 +333,7 @@ def plain_odd_region(grid, border):
 def test_odd_region_kernel_agrees_with_a_plain_flood(layout, border, spot):
     grid = [list(row) for row in layout]
     cells = [(r, c) for r in range(len(grid)) for c in range(len(grid[0])) if grid[r][c] > 0]
-    if cells:   # one tile fewer, then the count is odd somewhere (or the flood says where)
+    if cells:   # half the examples lose one tile, so that some region holds an odd count
         r, c = cells[spot % len(cells)]
         grid[r][c] = 0 if spot % 2 else grid[r][c]
     arr = np.ascontiguousarray(grid, dtype=np.int32)

@@ -32,11 +32,11 @@ def fingerprint(board):
     return board.grid.tolist(), board.moves(), board.index.as_dict()
 
 
-def run(board, count, seed=0, keep_clear=False, time_limit=-1.0,
+def run(board, count, seed=0, keep_clear=False, time_limit=-1.0, draws=32,
         keep_list_cells=_playouts.KEEP_LIST_CELLS):
     rules = board.rules
     return _playouts.random_playouts(board._state, rules.max_turns, rules.gravity_code, count,
-                                     _deals.rng_state(seed), time_limit, keep_clear,
+                                     _deals.rng_state(seed), time_limit, keep_clear, draws,
                                      keep_list_cells=keep_list_cells)
 
 
@@ -113,13 +113,6 @@ def test_a_crowded_position_draws_among_all_of_its_pairs():
     assert right_half, firsts
 
 
-def playouts_by(board, seed, draws, keep_list_cells, count=6):
-    rules = board.rules
-    return _playouts.random_playouts(board._state, rules.max_turns, rules.gravity_code, count,
-                                     _deals.rng_state(seed), -1.0, True, draws,
-                                     keep_list_cells=keep_list_cells)
-
-
 def assert_same_playouts(a, b):
     assert np.array_equal(a[0], b[0])
     assert (a[1] is None) == (b[1] is None)
@@ -135,8 +128,9 @@ def test_a_kept_list_of_moves_gives_the_playouts_a_fresh_listing_gives(grid, rul
     every board (keep_list_cells=0); with 0 draws every step takes it."""
     board = llk.Board(grid, rules=rules)
     before = fingerprint(board)
-    kept = playouts_by(board, seed, draws, 0)
-    assert_same_playouts(kept, playouts_by(board, seed, draws, 10**9))
+    kept = run(board, 6, seed, keep_clear=True, draws=draws, keep_list_cells=0)
+    assert_same_playouts(kept, run(board, 6, seed, keep_clear=True, draws=draws,
+                                   keep_list_cells=10**9))
     assert fingerprint(board) == before
 
 
@@ -149,8 +143,8 @@ def test_playouts_on_a_big_board_keep_their_list_and_draw_as_before(gravity):
         board.remove(*move)
     assert board._state.rows * board._state.width >= _playouts.KEEP_LIST_CELLS
     for seed in range(2):
-        assert_same_playouts(playouts_by(board, seed, 32, _playouts.KEEP_LIST_CELLS),
-                             playouts_by(board, seed, 32, 10**9))
+        assert_same_playouts(run(board, 6, seed, keep_clear=True),
+                             run(board, 6, seed, keep_clear=True, keep_list_cells=10**9))
 
 
 def test_a_stuck_position_and_an_empty_one():
