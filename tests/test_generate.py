@@ -340,6 +340,14 @@ def test_odd_region_kernel_agrees_with_a_plain_flood(layout, border, spot):
     assert _gen.odd_region(arr, border) == plain_odd_region(grid, border)
 
 
+@pytest.mark.parametrize("grid", [np.ones((2, 2), dtype=np.int64), np.ones(4, dtype=np.int32),
+                                  np.ones((4, 4), dtype=np.int32)[:, ::2]],
+                         ids=["int64", "1-d", "strided"])
+def test_odd_region_refuses_what_it_cannot_read(grid):
+    with pytest.raises(ValueError, match="C-contiguous 2-D int32"):
+        _gen.odd_region(grid, True)
+
+
 def test_an_odd_region_is_a_deal_error_before_any_playout(monkeypatch):
     """It took MAX_ATTEMPTS futile playouts to find: 35 s on a 512 x 512 layout with one cell
     walled in. The error names the small odd region, not the rest of the board."""
