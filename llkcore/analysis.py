@@ -168,6 +168,31 @@ class Analysis:
             records.append(rec)
         return records
 
+    def to_dataframe(self) -> Any:
+        """The records as a pandas DataFrame (``pip install "llkcore[pandas]"``), built from the
+        arrays: the keys of ``to_records`` as columns, in that order, and present even when there
+        is no board (so frames of several runs concatenate). Typed: verdict is a categorical of
+        the three names, the counts are integers, seconds and the ratings floats (NaN where
+        ``to_records`` has None); moves, when kept, are lists of Moves (None where not solvable)."""
+        try:
+            import pandas
+        except ImportError:
+            raise ImportError('Analysis.to_dataframe needs pandas: pip install "llkcore[pandas]" '
+                              "(or pandas.DataFrame(analysis.to_records()) with pandas installed "
+                              "some other way)") from None
+        names = [_VERDICT_NAMES[v] for v in sorted(_VERDICT_NAMES, reverse=True)]
+        columns: Dict[str, Any] = {
+            "index": np.arange(len(self), dtype=np.int64),
+            "verdict": pandas.Categorical([_VERDICT_NAMES[v] for v in self.verdict.tolist()],
+                                          categories=names),
+        }
+        columns.update((name, getattr(self, name)) for name in FIELDS[1:])
+        if self.moves is not None:
+            columns["moves"] = pandas.Series(self.moves, dtype=object)
+        if self.ratings is not None:
+            columns.update(self.ratings)
+        return pandas.DataFrame(columns)
+
     def to_dict(self) -> Dict[str, Any]:
         """JSON-serialisable: the parameters, the summary and the per-board arrays as lists."""
         rules = None if self.rules is None else self.rules.to_dict()

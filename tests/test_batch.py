@@ -312,6 +312,13 @@ def test_empty_input():
     assert summary["verdicts"]["solvable"] == {"count": 0, "fraction": None}
     assert "0 boards" in str(summary)
     assert result.to_records() == []
+    pd = pytest.importorskip("pandas")
+    frame = result.to_dataframe()
+    # pandas.DataFrame([]) has no columns; the frame has every one, so runs concatenate.
+    assert frame.columns.tolist() == ["index", "verdict", "initial_moves", "solution_length",
+                                      "nodes", "seconds"]
+    other = llk.analyze([llk.generate(4, 4, seed=1)]).to_dataframe()
+    assert pd.concat([frame, other])["verdict"].tolist() == other["verdict"].tolist()
 
 
 @pytest.mark.parametrize("bad, error, match", [
@@ -632,6 +639,16 @@ def test_records_and_pandas(analysed):
     frame = pd.DataFrame(records)
     assert list(frame["nodes"]) == result.nodes.tolist()
     assert (frame["verdict"] == "solvable").sum() == result.summary()["verdicts"]["solvable"]["count"]
+    typed = result.to_dataframe()
+    assert typed.columns.tolist() == frame.columns.tolist()
+    assert typed.astype({"verdict": str}).to_dict("records") == records
+    assert typed["verdict"].dtype == "category" and typed["nodes"].dtype == np.int64
+
+
+def test_to_dataframe_without_pandas_says_what_to_install(analysed, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pandas", None)      # import pandas raises ImportError
+    with pytest.raises(ImportError, match=r'pip install "llkcore\[pandas\]"'):
+        analysed[1].to_dataframe()
 
 
 def test_to_dict_is_json_and_concat_round_trips(analysed):

@@ -183,6 +183,10 @@ def test_analyze_reports_the_rating_columns():
     assert result.to_dict()["boards"]["branching"][0] == expected[0].branching
     assert llk.analyze(boards).ratings is None
     assert llk.Analysis.concat([result, result]).ratings["score"].shape == (10,)
+    pytest.importorskip("pandas")
+    frame = result.to_dataframe()
+    assert frame["trap_rate"].tolist() == result.ratings["trap_rate"].tolist()
+    assert frame.columns.tolist()[-4:] == list(llk.analysis.RATING_FIELDS)
 
 
 def test_llk_analyze_rate_prints_and_writes_the_rating_columns(tmp_path, capsys):
