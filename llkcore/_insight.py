@@ -342,12 +342,13 @@ class Insight:
 
         ``budget``: for the whole call, or per decision with ``per_move``. When the position is
         UNSOLVABLE every move leads to a lost position and none is searched. When the time for
-        the whole call runs out listing the moves (a board of a million cells), the verdict is
-        what is already known, and the moves and their verdicts are None."""
+        the whole call runs out listing the moves (a board of a million cells), or ``budget.cancel``
+        is set then, the verdict is what is already known, and the moves and their verdicts are
+        None. Once ``budget.cancel`` is set the moves not yet decided stay UNKNOWN."""
         clock = _Clock(budget.seconds)
         left = None if per_move else clock.left()
         known = list(known)
-        moves = _pairs.moves_cells(state, rules.max_turns, None, listing_seconds(left))
+        moves = _pairs.moves_cells(state, rules.max_turns, budget.cancel, listing_seconds(left))
         if moves is None:
             return self.decide(state, rules, Budget(0.0, budget.nodes), known).verdict, None, None
         after_each = np.full(len(moves), int(Verdict.UNKNOWN), dtype=np.int8)
@@ -384,7 +385,7 @@ class Insight:
         for i in map(int, np.flatnonzero(after_each == int(Verdict.UNKNOWN))):
             if after_each[i] != int(Verdict.UNKNOWN):
                 continue                # a sibling's certificate proved it meanwhile
-            if not per_move and clock.spent():
+            if (not per_move and clock.spent()) or (budget.cancel is not None and budget.cancel[0]):
                 break
             move = moves[i]
             child = self.decide_after(state, rules, move, share(len(moves) - i), known)

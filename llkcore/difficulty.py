@@ -13,6 +13,10 @@ Components, each reproducible from the position, the rules and ``seed``:
   decided moves, summed over the positions of the game that are not lost;
 - **branching**: the removable pairs per position along that game (its mean).
 
+A ``time_limit`` bounds the whole rating on the clock: the playouts, then the careful game, stop
+when it runs out, and the Rating says so (``complete`` False; ``playouts`` and the game's counts
+are then of what was played). A rating the limit did not cut is the one without a limit.
+
 The **score** is the percentage of the random playouts that got stuck, 0 (every random game
 clears) to 100 (none does): the chance that a player who picks any legal move at random loses.
 Bands: ``easy`` score < 10, ``medium`` 10 <= score < 25, ``hard`` score >= 25.
@@ -20,6 +24,7 @@ Bands: ``easy`` score < 10, ``medium`` 10 <= score < 25, ``hard`` score >= 25.
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 from typing import Dict, Optional, Tuple
 
@@ -30,7 +35,7 @@ from ._core import deal as _deal
 from ._core import playouts as _playouts
 from ._core.state import GridState
 from .board import Board, GridLike, board_for
-from .checks import choice, flag, integer, node_budget
+from .checks import choice, flag, integer, node_budget, seconds
 from .rules import Rules
 from .verdict import Verdict
 
@@ -59,7 +64,8 @@ class Rating:
     behind it (undecided: moves whose outcome the node budget did not settle). branching: mean
     removable pairs per position of the game (None when it met no position with a move, or
     was skipped). game_length: removals the game made. seed: the seed of the playouts and the
-    game.
+    game. complete: False when ``time_limit`` stopped the playouts (``playouts`` is then how
+    many were played) or the careful game (its counts are then of the positions it finished).
     """
 
     score: float
@@ -73,6 +79,7 @@ class Rating:
     branching: Optional[float]
     game_length: int
     seed: int
+    complete: bool = True
 
 
 def band_of(score: float) -> str:
@@ -84,15 +91,15 @@ def band_of(score: float) -> str:
 
 
 def stuck_count(state: GridState, rules: Rules, playouts: int, stream: np.ndarray,
-                cancel: Optional[np.ndarray] = None) -> int:
-    """How many of ``playouts`` random playouts from ``state`` (not changed) got stuck, drawing
-    from ``stream`` (advanced: playing n then m playouts equals playing n + m). A set
-    ``cancel`` flag ends them early (the count is then of those played)."""
+                cancel: Optional[np.ndarray] = None) -> Tuple[int, int]:
+    """(how many random playouts from ``state`` (not changed) got stuck, how many were played):
+    ``playouts`` of them, drawing from ``stream`` (advanced: playing n then m playouts equals
+    playing n + m). A set ``cancel`` flag ends them early, fewer played."""
     removed, _ = _playouts.random_playouts(state.copy(), rules.max_turns, rules.gravity_code,
                                            playouts, stream, cancel=cancel)
     if state.tiles % 2:
-        return len(removed)             # a tile is always left over: every playout is stuck
-    return int(np.count_nonzero(removed != state.tiles // 2))
+        return len(removed), len(removed)   # a tile is always left over: every playout is stuck
+    return int(np.count_nonzero(removed != state.tiles // 2)), len(removed)
 
 
 def score_of(stuck: int, playouts: int) -> float:
@@ -100,8 +107,8 @@ def score_of(stuck: int, playouts: int) -> float:
 
 
 def rate(board_or_grid: GridLike, *, rules: Optional[Rules] = None, playouts: int = PLAYOUTS,
-         seed: Optional[int] = 0, node_limit: Optional[int] = NODE_LIMIT, traps: bool = True
-         ) -> Rating:
+         seed: Optional[int] = 0, node_limit: Optional[int] = NODE_LIMIT, traps: bool = True,
+         time_limit: Optional[float] = None) -> Rating:
     """Rate how hard the position of a Board (or grid, under ``rules``) is; never changes it.
 
     ``playouts`` (>= 1) random playouts give the random-clear rate and the score; the careful
@@ -109,47 +116,75 @@ def rate(board_or_grid: GridLike, *, rules: Optional[Rules] = None, playouts: in
     ``seed`` (int >= 0) seeds both, so the same position, rules and arguments give the same
     Rating on every run and machine; None draws a fresh seed, which ``Rating.seed`` records
     (as ``generate`` does). ``node_limit`` (None: no limit) bounds the exact search
-    of each position of the game.
+    of each position of the game. ``time_limit`` (seconds, None: none) bounds the whole call
+    on the clock, except that the first playout is always played out (a score needs one): what
+    it cuts is said by ``Rating.complete``, and a rating it does not cut is the same as without
+    it (so the same on every machine).
     """
     board = board_for(board_or_grid, rules)
     playouts = integer(playouts, "playouts", low=1, high=2**31 - 1)
     seed = _deals.fresh_seed() if seed is None else integer(seed, "seed", low=0)
     node_limit = node_budget(node_limit, low=1)
     traps = flag(traps, "traps")
-    return rating_of(board, playouts, seed, node_limit, traps)
+    time_limit = seconds(time_limit, "time_limit")
+    if time_limit is None:
+        return rating_of(board, playouts, seed, node_limit, traps)
+    # The clock sets the cancel flag that the kernels and the careful game already obey.
+    out_of_time = np.array([time_limit == 0], dtype=np.int32)     # 0: the first playout only
+    timer = threading.Timer(time_limit, out_of_time.fill, (1,))
+    timer.daemon = True
+    timer.start()
+    try:
+        return rating_of(board, playouts, seed, node_limit, traps, out_of_time, first_in_full=True)
+    finally:
+        timer.cancel()
 
 
 def rating_of(board: Board, playouts: int = PLAYOUTS, seed: int = 0,
               node_limit: Optional[int] = NODE_LIMIT, traps: bool = True,
-              cancel: Optional[np.ndarray] = None) -> Rating:
+              cancel: Optional[np.ndarray] = None, first_in_full: bool = False) -> Rating:
     """``rate`` of a Board with checked arguments. ``cancel``: an int32 array whose first
-    item another thread sets to stop the playouts and the careful game (analyze's workers, on
-    Ctrl-C); the Rating is then partial, for a caller that drops it."""
+    item another thread sets to stop the playouts and the careful game (analyze's workers on
+    Ctrl-C, ``rate``'s clock); the Rating is then partial and says so. ``first_in_full``: the
+    first playout is played whatever ``cancel`` says, so the score is of one playout at least."""
     rules = board.rules
     state, known = board._snapshot()
-    stuck = stuck_count(state, rules, playouts, _deals.rng_state(seed), cancel)
-    score = score_of(stuck, playouts)
+    stream = _deals.rng_state(seed)
+    stuck, played = 0, 0
+    if first_in_full:
+        stuck, played = stuck_count(state, rules, 1, stream)
+    more_stuck, more_played = stuck_count(state, rules, playouts - played, stream, cancel)
+    stuck, played = stuck + more_stuck, played + more_played
+    score = score_of(stuck, played)
     counts = {"traps": 0, "decided": 0, "undecided": 0, "positions": 0, "branching": 0,
               "length": 0}
+    game_finished = True
     if traps:
-        _careful_game(state, rules, node_limit, _deals.rng_state(seed, _GAME_STREAM), known,
-                      counts, cancel)
+        game_finished = _careful_game(state, rules, node_limit,
+                                      _deals.rng_state(seed, _GAME_STREAM), known, counts, cancel)
     return Rating(
-        score=score, band=band_of(score), clear_rate=(playouts - stuck) / playouts, playouts=playouts,
+        score=score, band=band_of(score), clear_rate=(played - stuck) / played if played else 0.0,
+        playouts=played,
         trap_rate=counts["traps"] / counts["decided"] if counts["decided"] else None,
         traps=counts["traps"], decided=counts["decided"], undecided=counts["undecided"],
         branching=counts["branching"] / counts["positions"] if counts["positions"] else None,
-        game_length=counts["length"], seed=seed)
+        game_length=counts["length"], seed=seed,
+        complete=played == playouts and game_finished)
 
 
 def _careful_game(state: GridState, rules: Rules, node_limit: Optional[int], stream: np.ndarray,
-                  known: list, counts: Dict[str, int], cancel: Optional[np.ndarray] = None) -> None:
-    """Play the careful random game on ``state`` (changed), adding up ``counts``; stop when
-    ``cancel`` is set."""
+                  known: list, counts: Dict[str, int], cancel: Optional[np.ndarray] = None) -> bool:
+    """Play the careful random game on ``state`` (changed), adding up ``counts``; whether it
+    ran to its end: it stops when ``cancel`` is set, and the position being classified then
+    (its answers may be cut short) is not counted."""
     insight = _insight.Insight()        # a fresh cache: the answer depends on the position only
     budget = _insight.Budget(None, node_limit, cancel)
-    while state.tiles > 0 and not (cancel is not None and cancel[0]):
+    while state.tiles > 0:
+        if cancel is not None and cancel[0]:
+            return False
         verdict, moves, after = insight.classify(state, rules, budget, known, per_move=True)
+        if cancel is not None and cancel[0]:
+            return False
         assert moves is not None and after is not None     # (per move: the listing is not timed)
         if len(moves) == 0:
             break
@@ -165,6 +200,7 @@ def _careful_game(state: GridState, rules: Rules, node_limit: Optional[int], str
         move = pool[_deal.draw_below(len(pool), stream)]
         state.remove_pair(int(move[0]), int(move[1]), rules.gravity_code, keep_moves=False)
         counts["length"] += 1
+    return True
 
 
 def check_difficulty(difficulty: str) -> str:
@@ -180,7 +216,7 @@ def in_band(board: Board, difficulty: str, playouts: int = PLAYOUTS, seed: int =
     state = board._state.copy()
     stream = _deals.rng_state(seed)
     first = min(screen, playouts)
-    stuck = stuck_count(state, board.rules, first, stream)
+    stuck, _ = stuck_count(state, board.rules, first, stream)
     if first < playouts:
         share = stuck / first
         # Three standard deviations outside the band's edges: almost surely not in it.
@@ -189,5 +225,5 @@ def in_band(board: Board, difficulty: str, playouts: int = PLAYOUTS, seed: int =
         if high < math.inf and share * 100 >= high + 300 * math.sqrt(
                 high / 100 * (1 - high / 100) / first):
             return False
-        stuck += stuck_count(state, board.rules, playouts - first, stream)
+        stuck += stuck_count(state, board.rules, playouts - first, stream)[0]
     return band_of(score_of(stuck, playouts)) == difficulty

@@ -104,10 +104,48 @@ def test_bands():
 def test_playouts_split_on_one_stream_equal_one_run():
     board = llk.generate(6, 8, seed=2)
     state, rules = board._state, board.rules
-    whole = stuck_count(state, rules, 200, _deals.rng_state(0))
+    whole, played = stuck_count(state, rules, 200, _deals.rng_state(0))
     stream = _deals.rng_state(0)
-    assert stuck_count(state, rules, 32, stream) + stuck_count(state, rules, 168, stream) == whole
+    first, second = stuck_count(state, rules, 32, stream), stuck_count(state, rules, 168, stream)
+    assert first[0] + second[0] == whole and (first[1], second[1], played) == (32, 168, 200)
     assert whole == round(2 * llk.rate(board, traps=False).score)
+
+
+@pytest.mark.parametrize("gravity", [None, "down"])
+def test_a_time_limit_that_cuts_nothing_gives_the_same_rating(gravity):
+    for seed in range(3):
+        board = llk.generate(6, 8, seed=seed, solvable=False, rules=llk.Rules(gravity=gravity))
+        timed = llk.rate(board, time_limit=60)
+        assert timed.complete and timed == llk.rate(board)
+
+
+def test_a_time_limit_of_zero_plays_the_first_playout_only():
+    board = llk.generate(6, 8, seed=1)
+    rating = llk.rate(board, time_limit=0)
+    assert (rating.playouts, rating.game_length, rating.decided, rating.complete) == (1, 0, 0, False)
+    assert rating.score in (0.0, 100.0) and rating.band == band_of(rating.score)
+    assert rating.clear_rate == 1 - rating.score / 100
+
+
+def test_a_time_limit_stops_a_long_rating_and_says_so():
+    # A tall deal with gravity: the full rating takes seconds (2.3 s on the 2-core machine), most
+    # of it in the careful game, which 0.3 s cuts short on any machine this runs on.
+    board = llk.generate(18, 8, seed=2, solvable=False, rules=llk.Rules(gravity="down"))
+    full = llk.rate(board)
+    assert full.complete and full.game_length == 18
+    before = snapshot(board)
+    cut = llk.rate(board, time_limit=0.3)
+    assert_unchanged(board, before)
+    assert not cut.complete and 1 <= cut.playouts <= full.playouts
+    assert cut.game_length < full.game_length
+    assert cut.traps + cut.undecided <= full.traps + full.undecided
+
+
+@pytest.mark.parametrize("bad, error", [(-1, ValueError), (float("nan"), ValueError),
+                                        ("1", TypeError), (True, TypeError)])
+def test_a_bad_time_limit_is_refused(bad, error):
+    with pytest.raises(error, match="time_limit"):
+        llk.rate([[1, 1]], time_limit=bad)
 
 
 @pytest.mark.parametrize("name", DIFFICULTIES)

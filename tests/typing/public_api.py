@@ -61,6 +61,7 @@ if solution.moves is not None:
     assert_type(llk.verify(deal, solution.moves), bool)
 rating = assert_type(llk.rate(deal), llk.Rating)
 assert_type(rating.score, float)
+assert_type(llk.rate(deal, time_limit=0.5).complete, bool)
 for dealt in Deals(2, 4, count=2, seed=1):
     assert_type(dealt, llk.Board)
 result = assert_type(llk.analyze([deal], time_limit=1.0), llk.Analysis)
