@@ -33,6 +33,7 @@ from typing import Dict, Iterable, List, NamedTuple, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 
+from ._core import link as _link
 from ._core import pairs as _pairs
 from ._core import playouts as _playouts
 from ._core import solve as _solve
@@ -465,7 +466,8 @@ def reuse(state: GridState, rules: Rules, candidates: Iterable[np.ndarray]) -> O
     this position, or None. Proved by replaying it on a copy.
 
     Without gravity: the candidate's pairs whose two cells still hold tiles, in order (a removal
-    only empties cells, so they link at least as well as before). With gravity tiles move, so
+    only empties cells, so they link at least as well as before), and when they leave two tiles
+    out, those two put in where they first link (``_repaired``). With gravity tiles move, so
     only a suffix can still apply: the last tiles / 2 moves (when the moves played since were
     the candidate's first ones)."""
     if state.tiles == 0:
@@ -484,6 +486,10 @@ def reuse(state: GridState, rules: Rules, candidates: Iterable[np.ndarray]) -> O
                 occupied = padded.ravel()
             held = occupied[cert]
             left = cert[held[:, 0] & held[:, 1]]
+            if len(left) == need - 1:
+                found = _repaired(state, rules, left, occupied)
+                if found is not None:
+                    return found
         else:
             left = cert[len(cert) - need:]
         if len(left) != need:
@@ -491,6 +497,41 @@ def reuse(state: GridState, rules: Rules, candidates: Iterable[np.ndarray]) -> O
         trial = state.copy()
         if _playouts.replay(trial, left, rules.max_turns, rules.gravity_code) == need:
             return np.ascontiguousarray(left, dtype=np.int32)
+    return None
+
+
+def _repaired(state: GridState, rules: Rules, left: np.ndarray,
+              occupied: np.ndarray) -> Optional[np.ndarray]:
+    """Without gravity, the removals ``left`` (pairs of a certificate whose tiles are all still
+    here) cover every tile but two, x and y: ``left`` with (x, y) put in at the first place where
+    they link, or None. That is how a certificate survives a removal it pairs otherwise (a with
+    x, b with y, and then (a, b) is removed), as the careful game and traps() ask. Removing x
+    and y as soon as they link leaves the rest of ``left`` the most room (a removal only empties
+    cells), and whether they link can only turn from no to yes along ``left`` (as far as it
+    plays), so the place is found by bisection. Proved by replay."""
+    covered = np.zeros(len(occupied), dtype=bool)
+    covered[left.ravel()] = True
+    lone = np.flatnonzero(occupied & ~covered).astype(np.int32)
+    if len(lone) != 2:
+        return None
+
+    def linked_after(k: int) -> bool:
+        trial = state.copy()
+        _playouts.replay(trial, left[:k], rules.max_turns, rules.gravity_code)
+        return bool(_link.link(trial, int(lone[0]), int(lone[1]), rules.max_turns))
+
+    low, high = 0, len(left)
+    if not linked_after(high):
+        return None
+    while low < high:
+        middle = (low + high) // 2
+        if linked_after(middle):
+            high = middle
+        else:
+            low = middle + 1
+    moves = np.insert(left, low, lone, axis=0)
+    if _playouts.replay(state.copy(), moves, rules.max_turns, rules.gravity_code) == len(moves):
+        return moves
     return None
 
 

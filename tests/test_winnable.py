@@ -361,6 +361,30 @@ def test_certificates_are_reused_without_search(monkeypatch, gravity):
     assert hint.safe
 
 
+@pytest.mark.parametrize("seed", [5, 6])
+def test_a_certificate_survives_a_removal_it_pairs_otherwise(seed):
+    """Without gravity, after a removal (a, b) that a certificate pairs as (a, x) and (b, y),
+    the certificate with (x, y) put in where they first link often clears the position (a 64 x
+    64 board's traps() went from 1.2 s with 7 moves undecided to 0.01 s with none). Each such
+    answer clears the board in llkref."""
+    board = llk.generate(8, 10, seed=seed)
+    rules, width = board.rules, board.cols + 2
+    state, (certificate,) = board._snapshot()
+    in_certificate = {tuple(pair) for pair in certificate.tolist()}
+    off = [m for m in _insight._pairs.moves_cells(state, 2) if tuple(m.tolist()) not in in_certificate]
+    assert len(off) >= 5
+    repaired = 0
+    for move in off:
+        child = _insight.after(state, move, rules)
+        found = _insight.reuse(child, rules, [certificate])
+        if found is None:
+            continue
+        repaired += 1
+        grid = np.asarray(child.grid_view()).tolist()
+        assert llkref.verify(grid, _insight.moves_of(found, width))
+    assert repaired >= len(off) // 2
+
+
 @pytest.mark.parametrize("gravity", [None, "down"])
 def test_a_time_limit_of_0_answers_from_what_is_known_and_searches_nothing(monkeypatch, gravity):
     """time_limit=0 is "do we know yet?": cached answers and known certificates, no search
