@@ -1,11 +1,13 @@
 """Big boards (docs/architecture.md, "Budgets" and "Solvable deals"): solvable deals at 256x256 and 1024x1024 (MAX_SIDE), and at
-512x512 with gravity, every removable pair above two turns on a sparse 130x130 board, and the
-random playouts of ratings on a 96x96 deal.
+512x512 with gravity, every removable pair above two turns on a sparse 130x130 board, the random
+playouts of ratings on a 96x96 deal, and the decisions of traps() and ratings on a 64x64 deal off
+its certificate.
 
 No llkref baseline: llkref's solvable deal is KShisen's rejection scheme, which practically never
 succeeds at these sizes, and its 3-turn move list runs one pure-Python search per same-type pair
 (thousands of searches over 17,000 cells: many minutes). Reported, not gated, except the
-playouts, gated against themselves with the kept list of moves switched off (the same draws).
+playouts, gated against themselves with the kept list of moves switched off (the same draws),
+and the decisions, gated against themselves without repaired certificates.
 """
 import functools
 import itertools
@@ -88,3 +90,41 @@ def test_moves_3turns_130x130_sparse_core(benchmark):
     board = llk.Board(sparse_grid(130), rules=llk.Rules(max_turns=3))
     result = benchmark.pedantic(board.moves_array, rounds=5, iterations=1, warmup_rounds=1)
     assert len(result) > 0
+
+
+@functools.lru_cache(maxsize=None)
+def _off_certificate_64x64():
+    """A 64x64 deal ten removals in (the last move listed, each time): (position, rules, [the
+    deal's certificate as padded cells])."""
+    board = llk.generate(64, 64, seed=0)
+    _, known = board._snapshot()
+    for _ in range(10):
+        board.remove(*board.moves()[-1])
+    state, _ = board._snapshot()
+    return state, board.rules, known
+
+
+def _classify_64x64() -> np.ndarray:
+    """Every move of that position decided as the careful game of llk.rate decides them (a
+    fresh cache, 20,000 nodes a decision): the verdict after each move."""
+    from llkcore import _insight
+    state, rules, known = _off_certificate_64x64()
+    _, _, after = _insight.Insight().classify(state, rules, _insight.Budget(None, 20_000), known,
+                                              per_move=True)
+    return after
+
+
+def test_classify_off_certificate_64x64_core(benchmark):
+    """repaired-certificates-64x64: the deal's certificate with the two tiles a removal left
+    alone put back in (_insight._repaired) decides those moves by replay; without it each is an
+    exact search, which at 64x64 mostly runs out of nodes (about 100x, 2026-12-05)."""
+    benchmark.group = "repaired-certificates-64x64"
+    after = benchmark.pedantic(_classify_64x64, rounds=5, iterations=1, warmup_rounds=1)
+    assert (after == int(llk.Verdict.SOLVABLE)).all()
+
+
+def test_classify_off_certificate_64x64_baseline(benchmark, monkeypatch):
+    from llkcore import _insight
+    benchmark.group = "repaired-certificates-64x64"
+    monkeypatch.setattr(_insight, "_repaired", lambda *args: None)
+    benchmark.pedantic(_classify_64x64, rounds=2, iterations=1)

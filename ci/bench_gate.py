@@ -78,6 +78,11 @@ GATES = {
     # Random playouts of a 96x96 deal keeping their list of moves, against a fresh listing at
     # each step whose draws all miss (the same draws): 7.6x when measured (2026-12-05).
     "playouts-kept-list-96x96": (3, 6),
+    # Every move of a 64x64 deal ten removals in, decided as traps() and ratings do (20,000
+    # nodes a decision), against the same with certificates not repaired (_insight._repaired):
+    # 542x when measured (2026-12-05); most moves off the certificate are then exact searches
+    # that run out of nodes.
+    "repaired-certificates-64x64": (20, 100),
 }
 #: Least coverage of a long kernel call by a Python thread (bench/test_bench_gil.py): about 0
 #: when a call holds the GIL, about 1 when it releases it, however busy the machine.
