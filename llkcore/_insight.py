@@ -48,6 +48,9 @@ CACHE_ENTRIES = 4096
 CACHE_BYTES = 4 << 20
 #: Certificates found lately that a new position tries to reuse (most recent first).
 RECENT = 4
+#: Most passes over the pairs a certificate's repair plays (``_repaired``; each pass tests every
+#: pair left, so this bounds it at about that many replays of the certificate).
+REPAIR_PASSES = 64
 #: Uniformly random playouts tried (under gravity) before the exact search, and the share of a
 #: time or node budget they may use (a playout counts a node per pair it can remove).
 PROBE_PLAYOUTS = 64
@@ -466,8 +469,8 @@ def reuse(state: GridState, rules: Rules, candidates: Iterable[np.ndarray]) -> O
     this position, or None. Proved by replaying it on a copy.
 
     Without gravity: the candidate's pairs whose two cells still hold tiles, in order (a removal
-    only empties cells, so they link at least as well as before), and when they leave two tiles
-    out, those two put in where they first link (``_repaired``). With gravity tiles move, so
+    only empties cells, so they link at least as well as before), and when they leave tiles out,
+    two of a type, with those paired (``_repaired``). With gravity tiles move, so
     only a suffix can still apply: the last tiles / 2 moves (when the moves played since were
     the candidate's first ones)."""
     if state.tiles == 0:
@@ -486,7 +489,7 @@ def reuse(state: GridState, rules: Rules, candidates: Iterable[np.ndarray]) -> O
                 occupied = padded.ravel()
             held = occupied[cert]
             left = cert[held[:, 0] & held[:, 1]]
-            if len(left) == need - 1:
+            if len(left) < need:
                 found = _repaired(state, rules, left, occupied)
                 if found is not None:
                     return found
@@ -502,36 +505,38 @@ def reuse(state: GridState, rules: Rules, candidates: Iterable[np.ndarray]) -> O
 
 def _repaired(state: GridState, rules: Rules, left: np.ndarray,
               occupied: np.ndarray) -> Optional[np.ndarray]:
-    """Without gravity, the removals ``left`` (pairs of a certificate whose tiles are all still
-    here) cover every tile but two, x and y: ``left`` with (x, y) put in at the first place where
-    they link, or None. That is how a certificate survives a removal it pairs otherwise (a with
-    x, b with y, and then (a, b) is removed), as the careful game and traps() ask. Removing x
-    and y as soon as they link leaves the rest of ``left`` the most room (a removal only empties
-    cells), and whether they link can only turn from no to yes along ``left`` (as far as it
-    plays), so the place is found by bisection. Proved by replay."""
-    covered = np.zeros(len(occupied), dtype=bool)
-    covered[left.ravel()] = True
-    lone = np.flatnonzero(occupied & ~covered).astype(np.int32)
-    if len(lone) != 2:
-        return None
+    """Without gravity: the removals ``left`` (pairs of a certificate whose tiles are all still
+    here) and the tiles they leave out, paired by type (when every type leaves out two), in an
+    order that clears the position, or None. That is how a certificate survives removals it
+    pairs otherwise: after (a, b) where it pairs a with x and b with y, (x, y) is paired.
 
-    def linked_after(k: int) -> bool:
-        trial = state.copy()
-        _playouts.replay(trial, left[:k], rules.max_turns, rules.gravity_code)
-        return bool(_link.link(trial, int(lone[0]), int(lone[1]), rules.max_turns))
-
-    low, high = 0, len(left)
-    if not linked_after(high):
-        return None
-    while low < high:
-        middle = (low + high) // 2
-        if linked_after(middle):
-            high = middle
-        else:
-            low = middle + 1
-    moves = np.insert(left, low, lone, axis=0)
-    if _playouts.replay(state.copy(), moves, rules.max_turns, rules.gravity_code) == len(moves):
-        return moves
+    A removal only empties cells, so a pair that links keeps linking whatever else is removed:
+    with the pairs fixed, playing in passes every pair that links now clears the board iff some
+    order of them does. ``left`` is played in its order as far as it goes first (one pass over
+    the pairs; the tiles left out are mostly not in its way), then the passes; after
+    REPAIR_PASSES passes it gives up. The answer is the order played, a replay on a copy."""
+    width = state.width
+    lone = np.flatnonzero(occupied).astype(np.int32)
+    lone = lone[~np.isin(lone, left)]
+    kinds = np.asarray(state.grid_view())[lone // width - 1, lone % width - 1]
+    by_kind = np.argsort(kinds, kind="stable")      # (cells ascending within a type)
+    lone, kinds = lone[by_kind], kinds[by_kind]
+    if len(lone) % 2 or (kinds[0::2] != kinds[1::2]).any() or (kinds[2::2] == kinds[1:-1:2]).any():
+        return None                     # a type leaves out other than two: no one pairing
+    trial = state.copy()
+    first = _playouts.replay(trial, left, rules.max_turns, rules.gravity_code)
+    played = [left[:first]]
+    pending = np.ascontiguousarray(np.concatenate([left[first:], lone.reshape(-1, 2)]))
+    for _ in range(REPAIR_PASSES):
+        if not len(pending):
+            return np.concatenate(played)
+        linked = _link.link_many(trial, pending, rules.max_turns).view(bool)
+        now = pending[linked]
+        if not len(now) or _playouts.replay(trial, now, rules.max_turns,
+                                            rules.gravity_code) != len(now):
+            return None
+        played.append(now)
+        pending = np.ascontiguousarray(pending[~linked])
     return None
 
 
