@@ -33,7 +33,6 @@ from typing import Dict, Iterable, List, NamedTuple, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 
-from ._core import link as _link
 from ._core import pairs as _pairs
 from ._core import playouts as _playouts
 from ._core import solve as _solve
@@ -512,32 +511,20 @@ def _repaired(state: GridState, rules: Rules, left: np.ndarray,
 
     A removal only empties cells, so a pair that links keeps linking whatever else is removed:
     with the pairs fixed, playing in passes every pair that links now clears the board iff some
-    order of them does. ``left`` is played in its order as far as it goes first (one pass over
-    the pairs; the tiles left out are mostly not in its way), then the passes; after
-    REPAIR_PASSES passes it gives up. The answer is the order played, a replay on a copy."""
-    width = state.width
-    lone = np.flatnonzero(occupied).astype(np.int32)
-    lone = lone[~np.isin(lone, left)]
-    kinds = np.asarray(state.grid_view())[lone // width - 1, lone % width - 1]
+    order of them does (``playouts.play_in_passes``: ``left`` in its order as far as it goes,
+    the tiles left out being mostly not in its way, then up to REPAIR_PASSES passes). The
+    answer is the order played on a copy."""
+    covered = np.zeros(len(occupied), dtype=bool)
+    covered[left.ravel()] = True
+    lone = np.flatnonzero(occupied & ~covered).astype(np.int32)
+    kinds = np.asarray(state.grid_view())[lone // state.width - 1, lone % state.width - 1]
     by_kind = np.argsort(kinds, kind="stable")      # (cells ascending within a type)
     lone, kinds = lone[by_kind], kinds[by_kind]
     if len(lone) % 2 or (kinds[0::2] != kinds[1::2]).any() or (kinds[2::2] == kinds[1:-1:2]).any():
         return None                     # a type leaves out other than two: no one pairing
-    trial = state.copy()
-    first = _playouts.replay(trial, left, rules.max_turns, rules.gravity_code)
-    played = [left[:first]]
-    pending = np.ascontiguousarray(np.concatenate([left[first:], lone.reshape(-1, 2)]))
-    for _ in range(REPAIR_PASSES):
-        if not len(pending):
-            return np.concatenate(played)
-        linked = _link.link_many(trial, pending, rules.max_turns).view(bool)
-        now = pending[linked]
-        if not len(now) or _playouts.replay(trial, now, rules.max_turns,
-                                            rules.gravity_code) != len(now):
-            return None
-        played.append(now)
-        pending = np.ascontiguousarray(pending[~linked])
-    return None
+    pairs = np.concatenate([left, lone.reshape(-1, 2)])
+    played = _playouts.play_in_passes(state.copy(), pairs, rules.max_turns, REPAIR_PASSES)
+    return played if len(played) == len(pairs) else None
 
 
 def search(state: GridState, rules: Rules, budget: Budget) -> Decision:

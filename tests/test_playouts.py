@@ -270,6 +270,30 @@ def test_replay_plays_a_certificate_and_stops_at_the_first_illegal_move(gravity)
     assert fingerprint(board) == fingerprint(llk.Board(board.grid, rules=rules))
 
 
+def test_play_in_passes_clears_with_the_pairs_of_a_certificate_in_any_order():
+    """Without gravity a removal never stops another pair linking: a certificate's pairs in
+    any order are all played, given as many passes as pairs; in its own order by the first
+    pass over them, with no pass."""
+    board = llk.generate(6, 8, seed=5)
+    cert = cells_of(np.array([[*a, *b] for a, b in board.certificate]), board._state.width)
+    assert np.array_equal(_playouts.play_in_passes(board._state.copy(), cert, 2, 0), cert)
+    for seed in range(5):
+        shuffled = cert[np.random.default_rng(seed).permutation(len(cert))]
+        played = _playouts.play_in_passes(board._state.copy(), shuffled, 2, len(cert))
+        assert sorted(map(tuple, played.tolist())) == sorted(map(tuple, cert.tolist()))
+        assert llk.verify(board, moves_of(played, board._state.width))
+        assert len(_playouts.play_in_passes(board._state.copy(), shuffled[::-1], 2, 0)) < len(cert)
+    broken = cert.copy()
+    broken[0] = [broken[0][0], broken[0][0]]    # one cell twice, and off the grid: never played
+    broken[1] = [0, 10**9]
+    played = _playouts.play_in_passes(board._state.copy(), broken, 2, len(cert))
+    assert len(played) < len(cert)
+    assert broken[0].tolist() not in played.tolist() and [0, 10**9] not in played.tolist()
+    assert fingerprint(board) == fingerprint(llk.Board(board.grid))
+    with pytest.raises(ValueError, match="shape"):
+        _playouts.play_in_passes(board._state.copy(), np.zeros((2, 3), dtype=np.int32), 2, 1)
+
+
 # ---- hint order ----------------------------------------------------------------------------
 
 @settings(max_examples=examples(150), deadline=None)

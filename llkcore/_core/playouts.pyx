@@ -24,7 +24,7 @@ from libc.string cimport memcpy, memset
 
 from .alloc cimport IVec, grow, ivec_reserve, llk_free, llk_malloc
 from .gravity cimport put_pair, slide_room, slides_of, take_pair
-from .grid cimport Grid, cmp_pair, sort_positions
+from .grid cimport GRAVITY_NONE, Grid, cmp_pair, sort_positions
 from .link cimport can_link, link_cells
 from .memo cimport mix64
 from .pairs cimport KeptWork, kept_alloc, kept_free, kept_lines, list_moves_grown, moves_after
@@ -392,6 +392,68 @@ def replay(GridState s not None, cnp.ndarray cells not None, int max_turns, int 
     finally:
         s.unlock()
     return i
+
+
+def play_in_passes(GridState s not None, cnp.ndarray cells not None, int max_turns,
+                   int max_passes):
+    """Without gravity: play the removals ``cells`` ((k, 2) int32 padded cells) on ``s``
+    (changed: pass a copy) in their order as far as they go, then in passes over the rest, each
+    playing in order every pair that links by then, until none is left, a pass plays none, or
+    ``max_passes`` passes were made. Returns the pairs played, in play order ((m, 2) int32; all
+    k iff m == k). A pair off the board or of one cell is never played, as in ``replay``.
+
+    A removal only empties cells, so with the pairs fixed no pair that links ever stops
+    linking: the passes play them all iff some order of them does (the certificate repair of
+    play-time answers, docs/architecture.md, "Winnability")."""
+    cc = np.ascontiguousarray(cells, dtype=np.int32)
+    if cc.ndim != 2 or cc.shape[1] != 2:
+        raise ValueError("cells must have shape (k, 2)")
+    cdef Py_ssize_t k = cc.shape[0], played = 0, left, kept, i, passes = 0
+    order = np.empty((k, 2), dtype=np.int32)
+    rest = np.empty(k, dtype=np.intp)
+    cdef const int32_t *c = <const int32_t *>cnp.PyArray_DATA(cc)
+    cdef int32_t *o = <int32_t *>cnp.PyArray_DATA(order)
+    cdef Py_ssize_t *r = <Py_ssize_t *>cnp.PyArray_DATA(rest)
+    cdef Grid *g = &s.g
+    cdef int limit = g.H * g.W, a, b
+    if max_turns > 2:
+        s.lock_work()
+    else:
+        s.lock()
+    try:
+        with nogil:
+            while played < k:
+                a = c[2 * played]
+                b = c[2 * played + 1]
+                if not (0 <= a < limit and 0 <= b < limit and can_link(g, &s.work, a, b, max_turns)):
+                    break
+                o[2 * played] = a
+                o[2 * played + 1] = b
+                take_pair(g, a, b, GRAVITY_NONE, s.undo_moves)
+                played += 1
+            left = k - played
+            for i in range(left):
+                r[i] = played + i
+            while left > 0 and passes < max_passes:
+                passes += 1
+                kept = 0
+                for i in range(left):
+                    a = c[2 * r[i]]
+                    b = c[2 * r[i] + 1]
+                    if 0 <= a < limit and 0 <= b < limit and can_link(g, &s.work, a, b, max_turns):
+                        o[2 * played] = a
+                        o[2 * played + 1] = b
+                        take_pair(g, a, b, GRAVITY_NONE, s.undo_moves)
+                        played += 1
+                    else:
+                        r[kept] = r[i]
+                        kept += 1
+                if kept == left:
+                    break
+                left = kept
+    finally:
+        s.unlock()
+    return order[:played]
 
 
 # The certificate hunt (playouts.pxd): nested rollout policy adaptation (Rosin, IJCAI 2011).
