@@ -80,8 +80,8 @@ GATES = {
     "playouts-kept-list-96x96": (3, 6),
     # Every move of a 64x64 deal ten removals in, decided as traps() and ratings do (20,000
     # nodes a decision), against the same with certificates not repaired (_insight._repaired):
-    # 542x when measured (2026-12-05); most moves off the certificate are then exact searches
-    # that run out of nodes.
+    # 1,386x when measured (2026-12-05; 542-810x with the repair made in Python); most moves
+    # off the certificate are then exact searches that run out of nodes.
     "repaired-certificates-64x64": (20, 100),
 }
 #: Least coverage of a long kernel call by a Python thread (bench/test_bench_gil.py): about 0
