@@ -28,7 +28,7 @@ import hashlib
 import threading
 import time
 from collections import OrderedDict, deque
-from typing import Dict, Iterable, List, NamedTuple, Optional, Tuple
+from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -47,9 +47,9 @@ CACHE_ENTRIES = 4096
 CACHE_BYTES = 4 << 20
 #: Certificates found lately that a new position tries to reuse (most recent first).
 RECENT = 4
-#: Most passes over the pairs a certificate's repair plays (``_repaired``; each pass tests every
-#: pair left, so this bounds it at about that many replays of the certificate).
-REPAIR_PASSES = 64
+#: Link tests a certificate's repair may make for each pair it is to play (``_repaired``,
+#: ``repaired_after``): as many as that many replays of the certificate.
+REPAIR_TESTS = 64
 #: Uniformly random playouts tried (under gravity) before the exact search, and the share of a
 #: time or node budget they may use (a playout counts a node per pair it can remove).
 PROBE_PLAYOUTS = 64
@@ -262,9 +262,12 @@ class Insight:
     # ---- deciding one position ----------------------------------------------------------------
 
     def decide(self, state: GridState, rules: Rules, budget: Budget,
-               known: Iterable[np.ndarray] = ()) -> Decision:
+               known: Iterable[np.ndarray] = (),
+               repair: Optional[Callable[[List[np.ndarray]], Optional[np.ndarray]]] = None
+               ) -> Decision:
         """The verdict on the position of ``state`` (read only), with a certificate when
-        SOLVABLE. ``known``: certificates (padded cells) of earlier positions worth trying."""
+        SOLVABLE. ``known``: certificates (padded cells) of earlier positions worth trying;
+        ``repair``: makes one from them when none applies as it is (``decide_after``)."""
         key = position_key(state, rules)
         found = self._lookup(key, budget)
         if found is not None:
@@ -272,6 +275,8 @@ class Insight:
         with self._lock:
             candidates = list(known) + list(reversed(self._recent))
         certificate = reuse(state, rules, candidates)
+        if certificate is None and repair is not None:
+            certificate = repair(candidates)
         decision = (Decision(Verdict.SOLVABLE, certificate) if certificate is not None
                     else search(state, rules, budget))
         self._store(key, decision, budget)
@@ -280,8 +285,12 @@ class Insight:
     def decide_after(self, state: GridState, rules: Rules, move: np.ndarray, budget: Budget,
                      known: Iterable[np.ndarray] = ()) -> Decision:
         """The verdict on the position after the removal ``move`` (padded cells) from
-        ``state`` (not changed)."""
-        return self.decide(after(state, move, rules), rules, budget, known)
+        ``state`` (not changed). With gravity a certificate of ``state``'s position is repaired
+        around the move (``repaired_after``) when none applies as it is."""
+        repair = None
+        if rules.gravity is not None:
+            repair = lambda candidates: repaired_after(state, rules, move, candidates)  # noqa: E731
+        return self.decide(after(state, move, rules), rules, budget, known, repair)
 
     # ---- safe hints and traps -----------------------------------------------------------------
 
@@ -523,8 +532,44 @@ def _repaired(state: GridState, rules: Rules, left: np.ndarray,
     if len(lone) % 2 or (kinds[0::2] != kinds[1::2]).any() or (kinds[2::2] == kinds[1:-1:2]).any():
         return None                     # a type leaves out other than two: no one pairing
     pairs = np.concatenate([left, lone.reshape(-1, 2)])
-    played = _playouts.play_in_passes(state.copy(), pairs, rules.max_turns, REPAIR_PASSES)
+    played = _playouts.play_greedily(state.copy(), pairs, rules.max_turns, rules.gravity_code,
+                                     REPAIR_TESTS * len(pairs))
     return played if len(played) == len(pairs) else None
+
+
+def repaired_after(state: GridState, rules: Rules, move: np.ndarray,
+                   candidates: Iterable[np.ndarray]) -> Optional[np.ndarray]:
+    """With gravity: a certificate of the position after ``move`` (padded cells, legal) from
+    ``state`` (not changed), made from a candidate certificate of ``state``'s position (its
+    last tiles / 2 removals), or None. Tiles slide, so the repair starts from ``state``: the
+    move first, then the candidate's pairs that do not hold its tiles, and the partners of its
+    two tiles paired when it pairs them otherwise, each played as soon as it links, in that
+    order, every tile followed through the gravity moves (``playouts.play_greedily``). Not an
+    exact test as without gravity, but what it finds is a legal clearing sequence."""
+    need = state.tiles // 2
+    for cert in candidates:
+        if cert is None or len(cert) < need or need == 0:
+            continue
+        # The pairs by the tiles they take: where those stand in this position.
+        suffix = _playouts.start_cells(state.copy(), cert[len(cert) - need:], rules.max_turns,
+                                       rules.gravity_code)
+        if len(suffix) < need:
+            continue                    # not a certificate of this position
+        touched = (suffix == move[0]) | (suffix == move[1])
+        hit = touched.any(axis=1)
+        partners = suffix[hit][~touched[hit]]
+        if hit.sum() == 1 and touched[hit].all():
+            pairs = np.concatenate([move[None], suffix[~hit]])
+        elif hit.sum() == 2 and len(partners) == 2:
+            pairs = np.concatenate([move[None], suffix[~hit], np.sort(partners)[None]])
+        else:
+            continue
+        played = _playouts.play_greedily(state.copy(), np.ascontiguousarray(pairs, np.int32),
+                                         rules.max_turns, rules.gravity_code,
+                                         REPAIR_TESTS * len(pairs))
+        if len(played) == len(pairs):
+            return played[1:]
+    return None
 
 
 def search(state: GridState, rules: Rules, budget: Budget) -> Decision:

@@ -270,28 +270,67 @@ def test_replay_plays_a_certificate_and_stops_at_the_first_illegal_move(gravity)
     assert fingerprint(board) == fingerprint(llk.Board(board.grid, rules=rules))
 
 
-def test_play_in_passes_clears_with_the_pairs_of_a_certificate_in_any_order():
+def test_play_greedily_clears_with_the_pairs_of_a_certificate_in_any_order():
     """Without gravity a removal never stops another pair linking: a certificate's pairs in
-    any order are all played, given as many passes as pairs; in its own order by the first
-    pass over them, with no pass."""
+    any order are all played (given enough link tests), in its own order as they are."""
     board = llk.generate(6, 8, seed=5)
     cert = cells_of(np.array([[*a, *b] for a, b in board.certificate]), board._state.width)
-    assert np.array_equal(_playouts.play_in_passes(board._state.copy(), cert, 2, 0), cert)
+    cert.sort(axis=1)
+    assert np.array_equal(_playouts.play_greedily(board._state.copy(), cert, 2, 0, len(cert)), cert)
     for seed in range(5):
         shuffled = cert[np.random.default_rng(seed).permutation(len(cert))]
-        played = _playouts.play_in_passes(board._state.copy(), shuffled, 2, len(cert))
+        played = _playouts.play_greedily(board._state.copy(), shuffled, 2, 0, len(cert) ** 2)
         assert sorted(map(tuple, played.tolist())) == sorted(map(tuple, cert.tolist()))
         assert llk.verify(board, moves_of(played, board._state.width))
-        assert len(_playouts.play_in_passes(board._state.copy(), shuffled[::-1], 2, 0)) < len(cert)
+        # Out of link tests: it stops, with what it played a legal start.
+        short = _playouts.play_greedily(board._state.copy(), shuffled, 2, 0, len(cert))
+        assert len(short) < len(cert) and _playouts.replay(board._state.copy(), short, 2, 0) == len(short)
     broken = cert.copy()
-    broken[0] = [broken[0][0], broken[0][0]]    # one cell twice, and off the grid: never played
-    broken[1] = [0, 10**9]
-    played = _playouts.play_in_passes(board._state.copy(), broken, 2, len(cert))
-    assert len(played) < len(cert)
-    assert broken[0].tolist() not in played.tolist() and [0, 10**9] not in played.tolist()
+    broken[0] = [broken[0][0], broken[0][0]]    # one cell twice, off the grid, a tile taken
+    broken[1] = [0, 10**9]                      # before: never played, no crash
+    broken[2] = broken[3]
+    played = _playouts.play_greedily(board._state.copy(), broken, 2, 0, len(cert) ** 2)
+    assert len(played) < len(cert) and _playouts.replay(board._state.copy(), played, 2, 0) == len(played)
     assert fingerprint(board) == fingerprint(llk.Board(board.grid))
     with pytest.raises(ValueError, match="shape"):
-        _playouts.play_in_passes(board._state.copy(), np.zeros((2, 3), dtype=np.int32), 2, 1)
+        _playouts.play_greedily(board._state.copy(), np.zeros((2, 3), dtype=np.int32), 2, 0, 1)
+
+
+@pytest.mark.parametrize("gravity", ["down", "left"])
+def test_play_greedily_follows_each_tile_through_gravity(gravity):
+    """With gravity the pairs name tiles where they stand at the start, and each is found where
+    it has slid to: a certificate's pairs, written as cells of the start (``start_cells``, and
+    llkref's gravity on a grid of tile identities), clear the board."""
+    rules = llk.Rules(gravity=gravity)
+    board = llk.generate(6, 8, seed=5, rules=rules)
+    width = board._state.width
+    cert = cells_of(np.array([[*a, *b] for a, b in board.certificate]), width)
+    named = _start_cells(board, cert)
+    assert not np.array_equal(named, cert)      # tiles slid: later pairs moved from where named
+    assert np.array_equal(_playouts.start_cells(board._state.copy(), cert, 2, rules.gravity_code),
+                          named)
+    assert len(_playouts.start_cells(board._state.copy(), cert[::-1], 2, rules.gravity_code)) \
+        < len(cert)                             # stops where a removal is not legal, as replay
+    played = _playouts.play_greedily(board._state.copy(), named, 2, rules.gravity_code,
+                                     len(cert) ** 2)
+    assert len(played) == len(cert)
+    assert llk.verify(board, moves_of(played, width))
+
+
+def _start_cells(board, cert):
+    """The certificate's pairs as the cells their tiles stood on at the start (llkref's gravity
+    on a grid of tile identities)."""
+    from llkref.board import apply_gravity
+    rows, cols, width = board.rows, board.cols, board._state.width
+    ident = [[(r + 1) * width + c + 1 if board.grid[r, c] > 0 else 0 for c in range(cols)]
+             for r in range(rows)]
+    named = []
+    for a, b in cert.tolist():
+        (ra, ca), (rb, cb) = divmod(a, width), divmod(b, width)
+        named.append([ident[ra - 1][ca - 1], ident[rb - 1][cb - 1]])
+        ident[ra - 1][ca - 1] = ident[rb - 1][cb - 1] = 0
+        apply_gravity(ident, board.rules.gravity)
+    return np.array(named, dtype=np.int32)
 
 
 # ---- hint order ----------------------------------------------------------------------------

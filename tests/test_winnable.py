@@ -406,6 +406,28 @@ def test_a_certificate_survives_removals_it_pairs_otherwise(seed):
     assert repaired >= len(off) // 2 and twice > 0
 
 
+@pytest.mark.parametrize("gravity", ["down", "up", "left", "right"])
+def test_with_gravity_a_certificate_is_repaired_around_each_move(gravity):
+    """With gravity tiles slide, so a certificate is repaired from the position before the move:
+    the move, then its pairs (the broken two replaced by their partners paired), each played as
+    soon as it links, every tile followed as it slides. Most moves of a deal get a certificate
+    so, each of which clears the board in llkref under that gravity."""
+    rules = llk.Rules(gravity=gravity)
+    board = llk.generate(6, 8, seed=3, rules=rules)
+    state, (certificate,) = board._snapshot()
+    width = board.cols + 2
+    moves = _insight._pairs.moves_cells(state, rules.max_turns)
+    repaired = 0
+    for move in moves:
+        found = _insight.repaired_after(state, rules, move, [certificate])
+        if found is None:
+            continue
+        repaired += 1
+        child = _insight.after(state, move, rules)
+        assert llkref.verify(grid_of(child), _insight.moves_of(found, width), gravity=gravity)
+    assert repaired >= len(moves) // 2
+
+
 def clears_in_some_order(grid, pairs):
     """Whether some order of removing ``pairs`` (fixed) clears them from ``grid`` (llkref,
     every subset of them searched)."""

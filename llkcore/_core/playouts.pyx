@@ -24,7 +24,7 @@ from libc.string cimport memcpy, memset
 
 from .alloc cimport IVec, grow, ivec_reserve, llk_free, llk_malloc
 from .gravity cimport put_pair, slide_room, slides_of, take_pair
-from .grid cimport GRAVITY_NONE, Grid, cmp_pair, sort_positions
+from .grid cimport Grid, cmp_pair, sort_positions
 from .link cimport can_link, link_cells
 from .memo cimport mix64
 from .pairs cimport KeptWork, kept_alloc, kept_free, kept_lines, list_moves_grown, moves_after
@@ -394,63 +394,140 @@ def replay(GridState s not None, cnp.ndarray cells not None, int max_turns, int 
     return i
 
 
-def play_in_passes(GridState s not None, cnp.ndarray cells not None, int max_turns,
-                   int max_passes):
-    """Without gravity: play the removals ``cells`` ((k, 2) int32 padded cells) on ``s``
-    (changed: pass a copy) in their order as far as they go, then in passes over the rest, each
-    playing in order every pair that links by then, until none is left, a pass plays none, or
-    ``max_passes`` passes were made. Returns the pairs played, in play order ((m, 2) int32; all
-    k iff m == k). A pair off the board or of one cell is never played, as in ``replay``.
+cdef inline void identities(const Grid *g, int32_t *pos, int32_t *idn) noexcept nogil:
+    """Tile identities: a tile is named by the cell it stands on now. pos: identity -> cell,
+    idn: cell -> identity, -1 where none."""
+    cdef int i
+    for i in range(g.H * g.W):
+        pos[i] = i if g.cells[i] > 0 else -1
+        idn[i] = i if g.cells[i] > 0 else -1
 
-    A removal only empties cells, so with the pairs fixed no pair that links ever stops
-    linking: the passes play them all iff some order of them does (the certificate repair of
-    play-time answers, docs/architecture.md, "Winnability")."""
+
+cdef inline void take_followed(Grid *g, int a, int b, int gravity, int32_t *moves, int32_t *pos,
+                               int32_t *idn) noexcept nogil:
+    """take_pair, with the identities of the taken tiles dropped and of the slid ones moved."""
+    cdef int n, m, src, dst
+    pos[idn[a]] = -1
+    pos[idn[b]] = -1
+    idn[a] = -1
+    idn[b] = -1
+    n = take_pair(g, a, b, gravity, moves)
+    for m in range(n):          # in the order made: each lands on a cell already empty
+        src = moves[2 * m]
+        dst = moves[2 * m + 1]
+        idn[dst] = idn[src]
+        idn[src] = -1
+        pos[idn[dst]] = dst
+
+
+def start_cells(GridState s not None, cnp.ndarray cells not None, int max_turns, int gravity):
+    """Replay the removals ``cells`` ((k, 2) int32 padded cells, in order) on ``s`` (changed:
+    pass a copy) while each is legal, as ``replay``; returns, for each pair played, the cells
+    its two tiles stood on before the first removal ((m, 2) int32; m < k where one was not
+    legal). With gravity a sequence names the cells tiles slid to; these name the tiles, which
+    ``play_greedily`` takes."""
     cc = np.ascontiguousarray(cells, dtype=np.int32)
     if cc.ndim != 2 or cc.shape[1] != 2:
         raise ValueError("cells must have shape (k, 2)")
-    cdef Py_ssize_t k = cc.shape[0], played = 0, left, kept, i, passes = 0
-    order = np.empty((k, 2), dtype=np.int32)
-    rest = np.empty(k, dtype=np.intp)
-    cdef const int32_t *c = <const int32_t *>cnp.PyArray_DATA(cc)
-    cdef int32_t *o = <int32_t *>cnp.PyArray_DATA(order)
-    cdef Py_ssize_t *r = <Py_ssize_t *>cnp.PyArray_DATA(rest)
+    cdef Py_ssize_t k = cc.shape[0], i = 0
     cdef Grid *g = &s.g
     cdef int limit = g.H * g.W, a, b
+    named = np.empty((k, 2), dtype=np.int32)
+    where = np.empty(limit, dtype=np.int32)
+    ident = np.empty(limit, dtype=np.int32)
+    cdef const int32_t *c = <const int32_t *>cnp.PyArray_DATA(cc)
+    cdef int32_t *o = <int32_t *>cnp.PyArray_DATA(named)
+    cdef int32_t *pos = <int32_t *>cnp.PyArray_DATA(where)
+    cdef int32_t *idn = <int32_t *>cnp.PyArray_DATA(ident)
     if max_turns > 2:
         s.lock_work()
     else:
         s.lock()
     try:
         with nogil:
-            while played < k:
-                a = c[2 * played]
-                b = c[2 * played + 1]
+            identities(g, pos, idn)
+            while i < k:
+                a = c[2 * i]
+                b = c[2 * i + 1]
                 if not (0 <= a < limit and 0 <= b < limit and can_link(g, &s.work, a, b, max_turns)):
                     break
-                o[2 * played] = a
-                o[2 * played + 1] = b
-                take_pair(g, a, b, GRAVITY_NONE, s.undo_moves)
-                played += 1
-            left = k - played
-            for i in range(left):
-                r[i] = played + i
-            while left > 0 and passes < max_passes:
-                passes += 1
-                kept = 0
-                for i in range(left):
-                    a = c[2 * r[i]]
-                    b = c[2 * r[i] + 1]
-                    if 0 <= a < limit and 0 <= b < limit and can_link(g, &s.work, a, b, max_turns):
-                        o[2 * played] = a
-                        o[2 * played + 1] = b
-                        take_pair(g, a, b, GRAVITY_NONE, s.undo_moves)
-                        played += 1
-                    else:
-                        r[kept] = r[i]
-                        kept += 1
-                if kept == left:
+                o[2 * i] = idn[a]
+                o[2 * i + 1] = idn[b]
+                take_followed(g, a, b, gravity, s.undo_moves, pos, idn)
+                i += 1
+    finally:
+        s.unlock()
+    return named[:i]
+
+
+def play_greedily(GridState s not None, cnp.ndarray cells not None, int max_turns, int gravity,
+                  int64_t max_tests):
+    """Play the removals ``cells`` ((k, 2) int32 padded cells of tiles as they stand now) on
+    ``s`` (changed: pass a copy): at each step the first of them still to play, in their order,
+    that links, its tiles followed through the gravity moves; until all are played, none links
+    or ``max_tests`` link tests were made. Returns the pairs as played ((m, 2) int32 padded
+    cells at the time, pa < pb; all k iff m == k): a legal sequence from the position.
+
+    Without gravity a removal only empties cells, so no pair that links ever stops linking:
+    this plays them all iff some order of them does. With gravity it is a heuristic, whose
+    answer is a legal sequence all the same (the certificate repair of play-time answers,
+    docs/architecture.md, "Winnability"). A pair off the board, of one cell, or of a tile an
+    earlier pair took is never played."""
+    cc = np.ascontiguousarray(cells, dtype=np.int32)
+    if cc.ndim != 2 or cc.shape[1] != 2:
+        raise ValueError("cells must have shape (k, 2)")
+    cdef Py_ssize_t k = cc.shape[0]
+    cdef Grid *g = &s.g
+    cdef int limit = g.H * g.W, a = 0, b = 0, ia, ib, i, prev, head
+    cdef int64_t tests = 0
+    cdef Py_ssize_t played = 0
+    cdef bint found
+    order = np.empty((k, 2), dtype=np.int32)
+    where = np.empty(limit, dtype=np.int32)
+    ident = np.empty(limit, dtype=np.int32)
+    after_i = np.empty(k + 1, dtype=np.int32)       # the pairs still to play, linked in order
+    cdef const int32_t *c = <const int32_t *>cnp.PyArray_DATA(cc)
+    cdef int32_t *o = <int32_t *>cnp.PyArray_DATA(order)
+    cdef int32_t *pos = <int32_t *>cnp.PyArray_DATA(where)
+    cdef int32_t *idn = <int32_t *>cnp.PyArray_DATA(ident)
+    cdef int32_t *nxt = <int32_t *>cnp.PyArray_DATA(after_i)
+    if max_turns > 2:
+        s.lock_work()
+    else:
+        s.lock()
+    try:
+        with nogil:
+            identities(g, pos, idn)
+            for i in range(k):
+                nxt[i] = i + 1
+            head = 0
+            while head < k and tests < max_tests:
+                found = False
+                prev = -1
+                i = head
+                while i < k and tests < max_tests:
+                    ia = c[2 * i]
+                    ib = c[2 * i + 1]
+                    if 0 <= ia < limit and 0 <= ib < limit and ia != ib:
+                        a = pos[ia]
+                        b = pos[ib]
+                        if a >= 0 and b >= 0:
+                            tests += 1
+                            if can_link(g, &s.work, a, b, max_turns):
+                                found = True
+                                break
+                    prev = i
+                    i = nxt[i]
+                if not found:
                     break
-                left = kept
+                if prev < 0:
+                    head = nxt[i]
+                else:
+                    nxt[prev] = nxt[i]
+                o[2 * played] = a if a < b else b
+                o[2 * played + 1] = b if a < b else a
+                played += 1
+                take_followed(g, a, b, gravity, s.undo_moves, pos, idn)
     finally:
         s.unlock()
     return order[:played]
