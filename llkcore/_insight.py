@@ -519,10 +519,9 @@ def _repaired(state: GridState, rules: Rules, left: np.ndarray,
     pairs otherwise: after (a, b) where it pairs a with x and b with y, (x, y) is paired.
 
     A removal only empties cells, so a pair that links keeps linking whatever else is removed:
-    with the pairs fixed, playing in passes every pair that links now clears the board iff some
-    order of them does (``playouts.play_in_passes``: ``left`` in its order as far as it goes,
-    the tiles left out being mostly not in its way, then up to REPAIR_PASSES passes). The
-    answer is the order played on a copy."""
+    with the pairs fixed, playing at each step the first of them that links clears the board
+    iff some order of them does (``playouts.play_greedily``, ``left`` first, in its order, within
+    REPAIR_TESTS link tests a pair). The answer is the order played on a copy."""
     covered = np.zeros(len(occupied), dtype=bool)
     covered[left.ravel()] = True
     lone = np.flatnonzero(occupied & ~covered).astype(np.int32)

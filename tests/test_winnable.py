@@ -379,7 +379,7 @@ def grid_of(state):
 @pytest.mark.parametrize("seed", [5, 6])
 def test_a_certificate_survives_removals_it_pairs_otherwise(seed):
     """Without gravity, after a removal (a, b) that a certificate pairs as (a, x) and (b, y), the
-    certificate with (x, y) paired instead mostly still clears the position, played in passes
+    certificate with (x, y) paired instead mostly still clears the position, played greedily
     (a 64 x 64 board's traps() went from 1.2 s with 7 moves undecided to 0.01 s with none); and
     after two such removals. Each answer clears the board in llkref."""
     board = llk.generate(8, 10, seed=seed)
@@ -448,7 +448,7 @@ def clears_in_some_order(grid, pairs):
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10**6))
 def test_a_repaired_certificate_is_found_iff_its_pairs_clear_in_some_order(seed):
-    """The repair plays the pairs that link, pass after pass: without gravity that clears them
+    """The repair plays at each step the first pair that links: without gravity that clears them
     iff some order does (a removal never stops another pair linking). Checked against every
     order on small deals, for each removal the certificate pairs otherwise."""
     board = llk.generate(4, 5, seed=seed)

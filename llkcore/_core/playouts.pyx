@@ -348,6 +348,14 @@ cdef void copy_removals(const IVec *log, IVec *out, int pairs) noexcept nogil:
     out.n = 2 * pairs
 
 
+cdef cnp.ndarray pair_cells(cnp.ndarray cells):
+    """``cells`` as a C-contiguous (k, 2) int32 array of removals (padded cells)."""
+    cc = np.ascontiguousarray(cells, dtype=np.int32)
+    if cc.ndim != 2 or cc.shape[1] != 2:
+        raise ValueError("cells must have shape (k, 2)")
+    return cc
+
+
 def replay(GridState s not None, cnp.ndarray cells not None, int max_turns, int gravity,
            bint take_back=False):
     """Play the removals ``cells`` ((k, 2) int32 padded cells, in order) on ``s`` while each is
@@ -357,9 +365,7 @@ def replay(GridState s not None, cnp.ndarray cells not None, int max_turns, int 
     read back: gravity.pxd ``slides_of``), so ``s`` ends as it began, all in one locked,
     GIL-free loop; the sequence cleared it iff all k were played and ``s`` holds 2k tiles
     (``verify``'s replay, with no copy of the board). Else ``s`` is changed: pass a copy."""
-    cc = np.ascontiguousarray(cells, dtype=np.int32)
-    if cc.ndim != 2 or cc.shape[1] != 2:
-        raise ValueError("cells must have shape (k, 2)")
+    cc = pair_cells(cells)
     cdef const int32_t *c = <const int32_t *>cnp.PyArray_DATA(cc)
     cdef Py_ssize_t k = cc.shape[0], i = 0, j
     cdef Grid *g = &s.g
@@ -426,9 +432,7 @@ def start_cells(GridState s not None, cnp.ndarray cells not None, int max_turns,
     its two tiles stood on before the first removal ((m, 2) int32; m < k where one was not
     legal). With gravity a sequence names the cells tiles slid to; these name the tiles, which
     ``play_greedily`` takes."""
-    cc = np.ascontiguousarray(cells, dtype=np.int32)
-    if cc.ndim != 2 or cc.shape[1] != 2:
-        raise ValueError("cells must have shape (k, 2)")
+    cc = pair_cells(cells)
     cdef Py_ssize_t k = cc.shape[0], i = 0
     cdef Grid *g = &s.g
     cdef int limit = g.H * g.W, a, b
@@ -473,9 +477,7 @@ def play_greedily(GridState s not None, cnp.ndarray cells not None, int max_turn
     answer is a legal sequence all the same (the certificate repair of play-time answers,
     docs/architecture.md, "Winnability"). A pair off the board, of one cell, or of a tile an
     earlier pair took is never played."""
-    cc = np.ascontiguousarray(cells, dtype=np.int32)
-    if cc.ndim != 2 or cc.shape[1] != 2:
-        raise ValueError("cells must have shape (k, 2)")
+    cc = pair_cells(cells)
     cdef Py_ssize_t k = cc.shape[0]
     cdef Grid *g = &s.g
     cdef int limit = g.H * g.W, a = 0, b = 0, ia, ib, i, prev, head
