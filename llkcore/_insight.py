@@ -519,9 +519,9 @@ def _repaired(state: GridState, rules: Rules, left: np.ndarray,
     pairs otherwise: after (a, b) where it pairs a with x and b with y, (x, y) is paired.
 
     A removal only empties cells, so a pair that links keeps linking whatever else is removed:
-    with the pairs fixed, playing at each step the first of them that links clears the board
-    iff some order of them does (``playouts.play_greedily``, ``left`` first, in its order, within
-    REPAIR_TESTS link tests a pair). The answer is the order played on a copy."""
+    with the pairs fixed, going round them and playing each as soon as it links clears the
+    board iff some order of them does (``playouts.play_greedily``, ``left`` first, in its order,
+    within REPAIR_TESTS link tests a pair). The answer is the order played on a copy."""
     covered = np.zeros(len(occupied), dtype=bool)
     covered[left.ravel()] = True
     lone = np.flatnonzero(occupied & ~covered).astype(np.int32)

@@ -24,7 +24,7 @@ from libc.string cimport memcpy, memset
 
 from .alloc cimport IVec, grow, ivec_reserve, llk_free, llk_malloc
 from .gravity cimport put_pair, slide_room, slides_of, take_pair
-from .grid cimport Grid, cmp_pair, sort_positions
+from .grid cimport GRAVITY_NONE, Grid, cmp_pair, sort_positions
 from .link cimport can_link, link_cells
 from .memo cimport mix64
 from .pairs cimport KeptWork, kept_alloc, kept_free, kept_lines, list_moves_grown, moves_after
@@ -467,23 +467,25 @@ def start_cells(GridState s not None, cnp.ndarray cells not None, int max_turns,
 def play_greedily(GridState s not None, cnp.ndarray cells not None, int max_turns, int gravity,
                   int64_t max_tests):
     """Play the removals ``cells`` ((k, 2) int32 padded cells of tiles as they stand now) on
-    ``s`` (changed: pass a copy): at each step the first of them still to play, in their order,
-    that links, its tiles followed through the gravity moves; until all are played, none links
-    or ``max_tests`` link tests were made. Returns the pairs as played ((m, 2) int32 padded
-    cells at the time, pa < pb; all k iff m == k): a legal sequence from the position.
+    ``s`` (changed: pass a copy), each as soon as it links, its tiles followed through the
+    gravity moves; until all are played, none links or ``max_tests`` link tests were made.
+    Returns the pairs as played ((m, 2) int32 padded cells at the time, pa < pb; all k iff
+    m == k): a legal sequence from the position.
 
     Without gravity a removal only empties cells, so no pair that links ever stops linking:
-    this plays them all iff some order of them does. With gravity it is a heuristic, whose
-    answer is a legal sequence all the same (the certificate repair of play-time answers,
-    docs/architecture.md, "Winnability"). A pair off the board, of one cell, or of a tile an
-    earlier pair took is never played."""
+    the scan goes round the pairs left, from each one played to the next, and plays them all
+    iff some order of them does. With gravity order matters, so after each removal the scan
+    starts again from the first pair left: a heuristic, whose answer is a legal sequence all
+    the same (the certificate repair of play-time answers, docs/architecture.md,
+    "Winnability"). A pair off the board, of one cell, or of a tile an earlier pair took is
+    never played."""
     cc = pair_cells(cells)
     cdef Py_ssize_t k = cc.shape[0]
     cdef Grid *g = &s.g
-    cdef int limit = g.H * g.W, a = 0, b = 0, ia, ib, i, prev, head
+    cdef int limit = g.H * g.W, a, b, ia, ib, i, prev, head, pending, unplayed = 0
     cdef int64_t tests = 0
     cdef Py_ssize_t played = 0
-    cdef bint found
+    cdef bint links
     order = np.empty((k, 2), dtype=np.int32)
     where = np.empty(limit, dtype=np.int32)
     ident = np.empty(limit, dtype=np.int32)
@@ -503,25 +505,28 @@ def play_greedily(GridState s not None, cnp.ndarray cells not None, int max_turn
             for i in range(k):
                 nxt[i] = i + 1
             head = 0
-            while head < k and tests < max_tests:
-                found = False
-                prev = -1
-                i = head
-                while i < k and tests < max_tests:
-                    ia = c[2 * i]
-                    ib = c[2 * i + 1]
-                    if 0 <= ia < limit and 0 <= ib < limit and ia != ib:
-                        a = pos[ia]
-                        b = pos[ib]
-                        if a >= 0 and b >= 0:
-                            tests += 1
-                            if can_link(g, &s.work, a, b, max_turns):
-                                found = True
-                                break
+            pending = <int>k
+            i = 0
+            prev = -1
+            # unplayed: pairs looked at since the last removal; a whole round of them ends it.
+            while pending > 0 and unplayed < pending and tests < max_tests:
+                if i >= k:              # round the end, back to the first pair left
+                    i = head
+                    prev = -1
+                ia = c[2 * i]
+                ib = c[2 * i + 1]
+                links = False
+                if 0 <= ia < limit and 0 <= ib < limit and ia != ib:
+                    a = pos[ia]
+                    b = pos[ib]
+                    if a >= 0 and b >= 0:
+                        tests += 1
+                        links = can_link(g, &s.work, a, b, max_turns)
+                if not links:
+                    unplayed += 1
                     prev = i
                     i = nxt[i]
-                if not found:
-                    break
+                    continue
                 if prev < 0:
                     head = nxt[i]
                 else:
@@ -529,7 +534,14 @@ def play_greedily(GridState s not None, cnp.ndarray cells not None, int max_turn
                 o[2 * played] = a if a < b else b
                 o[2 * played + 1] = b if a < b else a
                 played += 1
+                pending -= 1
+                unplayed = 0
                 take_followed(g, a, b, gravity, s.undo_moves, pos, idn)
+                if gravity == GRAVITY_NONE:
+                    i = nxt[i]          # (prev stays: it now comes just before nxt[i])
+                else:
+                    i = head
+                    prev = -1
     finally:
         s.unlock()
     return order[:played]
