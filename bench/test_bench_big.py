@@ -1,7 +1,7 @@
 """Big boards (docs/architecture.md, "Budgets" and "Solvable deals"): solvable deals at 256x256 and 1024x1024 (MAX_SIDE), and at
 512x512 with gravity, every removable pair above two turns on a sparse 130x130 board, the random
 playouts of ratings on a 96x96 deal, and the decisions of traps() and ratings on a 64x64 deal off
-its certificate.
+its certificate and on a 20x20 deal with gravity.
 
 No llkref baseline: llkref's solvable deal is KShisen's rejection scheme, which practically never
 succeeds at these sizes, and its 3-turn move list runs one pure-Python search per same-type pair
@@ -93,33 +93,35 @@ def test_moves_3turns_130x130_sparse_core(benchmark):
 
 
 @functools.lru_cache(maxsize=None)
-def _off_certificate_64x64():
-    """A 64x64 deal ten removals in (the last move listed, each time): (position, rules, [the
-    deal's certificate as padded cells])."""
-    board = llk.generate(64, 64, seed=0)
+def _off_certificate(n: int, gravity, removals: int):
+    """An n x n deal ``removals`` removals in (the last move listed, each time): (position,
+    rules, [the deal's certificate as padded cells])."""
+    board = llk.generate(n, n, seed=0, rules=llk.Rules(gravity=gravity))
     _, known = board._snapshot()
-    for _ in range(10):
+    for _ in range(removals):
         board.remove(*board.moves()[-1])
     state, _ = board._snapshot()
     return state, board.rules, known
 
 
-def _classify_64x64() -> np.ndarray:
+def _classify(n: int, gravity=None, removals: int = 0) -> np.ndarray:
     """Every move of that position decided as the careful game of llk.rate decides them (a
     fresh cache, 20,000 nodes a decision): the verdict after each move."""
     from llkcore import _insight
-    state, rules, known = _off_certificate_64x64()
+    state, rules, known = _off_certificate(n, gravity, removals)
     _, _, after = _insight.Insight().classify(state, rules, _insight.Budget(None, 20_000), known,
                                               per_move=True)
     return after
 
 
 def test_classify_off_certificate_64x64_core(benchmark):
-    """repaired-certificates-64x64: the deal's certificate with the two tiles a removal left
-    alone put back in (_insight._repaired) decides those moves by replay; without it each is an
-    exact search, which at 64x64 mostly runs out of nodes (1,386x, 2026-12-05)."""
+    """repaired-certificates-64x64: a 64x64 deal ten removals in, the deal's certificate with
+    the two tiles each move leaves alone paired (_insight._repaired) decides every move by
+    replay; without it each is an exact search, which at 64x64 mostly runs out of nodes
+    (1,386x, 2026-12-05)."""
     benchmark.group = "repaired-certificates-64x64"
-    after = benchmark.pedantic(_classify_64x64, rounds=5, iterations=1, warmup_rounds=1)
+    after = benchmark.pedantic(_classify, args=(64, None, 10), rounds=5, iterations=1,
+                               warmup_rounds=1)
     assert (after == int(llk.Verdict.SOLVABLE)).all()
 
 
@@ -127,4 +129,23 @@ def test_classify_off_certificate_64x64_baseline(benchmark, monkeypatch):
     from llkcore import _insight
     benchmark.group = "repaired-certificates-64x64"
     monkeypatch.setattr(_insight, "_repaired", lambda *args: None)
-    benchmark.pedantic(_classify_64x64, rounds=2, iterations=1)
+    benchmark.pedantic(_classify, args=(64, None, 10), rounds=2, iterations=1)
+
+
+def test_classify_off_certificate_20x20_gravity_core(benchmark):
+    """repaired-certificates-gravity-20x20: the moves of a 20x20 deal with gravity "down", each
+    decided by the deal's certificate repaired from the position before it, following every
+    tile as it slides (_insight.repaired_after), against the playouts and exact searches that
+    decide them without it: 18 ms against 0.45 s (2026-12-05; at 40x40 5.3 s against 262 s,
+    too long a baseline for CI)."""
+    benchmark.group = "repaired-certificates-gravity-20x20"
+    after = benchmark.pedantic(_classify, args=(20, "down"), rounds=5, iterations=1,
+                               warmup_rounds=1)
+    assert (after == int(llk.Verdict.SOLVABLE)).all()
+
+
+def test_classify_off_certificate_20x20_gravity_baseline(benchmark, monkeypatch):
+    from llkcore import _insight
+    benchmark.group = "repaired-certificates-gravity-20x20"
+    monkeypatch.setattr(_insight, "repaired_after", lambda *args: None)
+    benchmark.pedantic(_classify, args=(20, "down"), rounds=2, iterations=1)

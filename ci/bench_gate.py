@@ -83,6 +83,10 @@ GATES = {
     # 1,386x when measured (2026-12-05; 542-810x with the repair made in Python); most moves
     # off the certificate are then exact searches that run out of nodes.
     "repaired-certificates-64x64": (20, 100),
+    # The moves of a 20x20 deal with gravity, each decided by the deal's certificate repaired
+    # from the position before it (_insight.repaired_after), against the playouts and exact
+    # searches without it: 25x when measured (2026-12-05).
+    "repaired-certificates-gravity-20x20": (5, 20),
 }
 #: Least coverage of a long kernel call by a Python thread (bench/test_bench_gil.py): about 0
 #: when a call holds the GIL, about 1 when it releases it, however busy the machine.
