@@ -178,8 +178,7 @@ class Analysis:
             import pandas
         except ImportError:
             raise ImportError('Analysis.to_dataframe needs pandas: pip install "llkcore[pandas]" '
-                              "(or pandas.DataFrame(analysis.to_records()) with pandas installed "
-                              "some other way)") from None
+                              "(or pip install pandas); to_records() needs nothing") from None
         names = [_VERDICT_NAMES[v] for v in sorted(_VERDICT_NAMES, reverse=True)]
         columns: Dict[str, Any] = {
             "index": np.arange(len(self), dtype=np.int64),
