@@ -36,7 +36,7 @@ cimport numpy as cnp
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
 from .budget cimport Budget
-from .gravity cimport emptied_cells, slide_room, take_pair
+from .gravity cimport carry_along, emptied_cells, slide_room, take_pair
 from .grid cimport GRAVITY_NONE, Grid, adjacent, bits_next, bits_prev, empty_neighbours, put_tile
 from .reach cimport Flood, flood_alloc, flood_free, flood_reach
 from .rng cimport permute_ints, rng_below
@@ -464,9 +464,7 @@ cdef int run_playout(Grid *g, Scratch *s, int max_turns, int gravity, bint caref
         orig_out[2 * steps] = s.orig[pa]
         orig_out[2 * steps + 1] = s.orig[pb]
         nmoves = take_pair(g, pa, pb, gravity, s.moves)
-        # Gravity moves are sequential: a tile may move twice, so follow them in order.
-        for i in range(nmoves):
-            s.orig[s.moves[2 * i + 1]] = s.orig[s.moves[2 * i]]
+        carry_along(s.orig, s.moves, nmoves)
         refresh_after_slides(g, s, pa, pb, nmoves)
         steps += 1
     return steps

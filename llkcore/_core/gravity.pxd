@@ -197,6 +197,16 @@ cdef inline int emptied_cells(const Grid *g, int pa, int pb, const int32_t *move
     return found
 
 
+cdef inline void carry_along(int32_t *along, const int32_t *moves, int n) noexcept nogil:
+    """Carry a per-cell label (which tile stands there) through n gravity moves ((src, dst)
+    pairs from ``take_pair``): in the order made, since each lands on a cell already empty and
+    a tile may move twice; a cell a tile left gets -1."""
+    cdef int m
+    for m in range(n):
+        along[moves[2 * m + 1]] = along[moves[2 * m]]
+        along[moves[2 * m]] = -1
+
+
 cdef inline void put_pair(Grid *g, int pa, int pb, int ta, int tb, const int32_t *moves,
                           int n) noexcept nogil:
     """Undo ``take_pair``: gravity moves in reverse, then the two tiles (types ta, tb) back.

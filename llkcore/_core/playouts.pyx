@@ -23,7 +23,7 @@ from libc.stdlib cimport bsearch, qsort
 from libc.string cimport memcpy, memset
 
 from .alloc cimport IVec, grow, ivec_reserve, llk_free, llk_malloc
-from .gravity cimport put_pair, slide_room, slides_of, take_pair
+from .gravity cimport carry_along, put_pair, slide_room, slides_of, take_pair
 from .grid cimport GRAVITY_NONE, Grid, cmp_pair, sort_positions
 from .link cimport can_link, link_cells
 from .memo cimport mix64
@@ -412,18 +412,17 @@ cdef inline void identities(const Grid *g, int32_t *pos, int32_t *idn) noexcept 
 cdef inline void take_followed(Grid *g, int a, int b, int gravity, int32_t *moves, int32_t *pos,
                                int32_t *idn) noexcept nogil:
     """take_pair, with the identities of the taken tiles dropped and of the slid ones moved."""
-    cdef int n, m, src, dst
+    cdef int n, m, dst
     pos[idn[a]] = -1
     pos[idn[b]] = -1
     idn[a] = -1
     idn[b] = -1
     n = take_pair(g, a, b, gravity, moves)
-    for m in range(n):          # in the order made: each lands on a cell already empty
-        src = moves[2 * m]
+    carry_along(idn, moves, n)
+    for m in range(n):          # where each slid tile ended (a cell it passed through is -1)
         dst = moves[2 * m + 1]
-        idn[dst] = idn[src]
-        idn[src] = -1
-        pos[idn[dst]] = dst
+        if idn[dst] >= 0:
+            pos[idn[dst]] = dst
 
 
 def start_cells(GridState s not None, cnp.ndarray cells not None, int max_turns, int gravity):
@@ -718,7 +717,6 @@ cdef int hunt_playout(Hunt *h, Ctx *c, KeptWork *kept) noexcept nogil:
     cdef int steps = 0, result = 0, i, k = 0, n = 0, a = 0, b = 0
     cdef int64_t listed, src = 0
     cdef int32_t *rec
-    cdef const int32_t *gm
     cdef double total, u
     memcpy(h.ident, h.root_ident, <size_t>g.H * g.W * sizeof(int32_t))
     h.seq[0].n = 0
@@ -763,10 +761,7 @@ cdef int hunt_playout(Hunt *h, Ctx *c, KeptWork *kept) noexcept nogil:
             break
         h.ident[a] = -1
         h.ident[b] = -1
-        gm = h.log.data + src
-        for i in range(n):        # in the order made: each lands on a cell already empty
-            h.ident[gm[2 * i + 1]] = h.ident[gm[2 * i]]
-            h.ident[gm[2 * i]] = -1
+        carry_along(h.ident, h.log.data + src, n)
         steps += 1
     take_back(g, &h.log)
     return result if result < 0 else steps
