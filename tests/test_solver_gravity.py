@@ -33,10 +33,10 @@ DIRECTIONS = ("down", "up", "left", "right")
 #: solve_state's test switches (run.pxd): the gravity search's prunings, and "exact" without its
 #: quick phases.
 (OPT_NO_SAFE, OPT_NO_SLEEP, OPT_NO_DEAD, OPT_NO_GPROBE, OPT_NO_QUICK, OPT_PROBE_FIRST,
- OPT_NO_DEAD_BELOW, OPT_NO_HUNT, OPT_HUNT_ONLY, OPT_NO_KEPT_MOVES) = (
+ OPT_NO_DEAD_BELOW, OPT_NO_HUNT, OPT_HUNT_ONLY, OPT_NO_KEPT_MOVES, OPT_NO_REPLAY) = (
     _kernel.TEST_OPTIONS[k] for k in ("no_safe", "no_sleep", "no_dead", "no_gprobe", "no_quick",
                                       "probe_first", "no_dead_below", "no_hunt", "hunt_only",
-                                      "no_kept_moves"))
+                                      "no_kept_moves", "no_replay"))
 PRUNING_OFF = (0, OPT_NO_SAFE, OPT_NO_SLEEP, OPT_NO_DEAD, OPT_NO_GPROBE, OPT_PROBE_FIRST,
                OPT_NO_DEAD_BELOW, OPT_NO_HUNT, OPT_NO_SAFE | OPT_NO_SLEEP | OPT_NO_DEAD)
 #: A quarter turn clockwise (np.rot90(grid, -1)) takes "down" to "left", and so on.
@@ -266,6 +266,41 @@ def test_probing_proves_more_big_deals_dead_at_the_root(gravity):
             if kernel_solve(board, options | OPT_NO_QUICK, node_limit=1)[0] == 0:
                 dead[options] += 1
     assert dead[OPT_PROBE_FIRST] > dead[OPT_NO_GPROBE] > 0, dead
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(grid=deals(min_side=3, max_side=8, max_types=5, min_fill=0.4),
+       gravity=st.sampled_from(DIRECTIONS), turns=st.sampled_from([1, 2, 3]),
+       border=st.booleans())
+def test_replayed_probing_changes_nothing_but_time(grid, gravity, turns, border):
+    """Probing's tests replay the order of the test before (gdead_probe): the peeling's fixpoint
+    does not depend on the order, so with replays off (NO_REPLAY) every verdict, certificate and
+    node count is the same, probing from the first round (PROBE_FIRST) and in the default one."""
+    board = llk.Board(grid, rules=llk.Rules(max_turns=turns, border=border, gravity=gravity))
+    for base in (OPT_NO_QUICK | OPT_PROBE_FIRST, 0):
+        assert (kernel_solve(board, base, node_limit=5_000)
+                == kernel_solve(board, base | OPT_NO_REPLAY, node_limit=5_000)), base
+
+
+@pytest.mark.parametrize("gravity", DIRECTIONS)
+def test_replayed_probing_changes_nothing_on_big_positions(gravity):
+    """The same on positions whose probing runs hundreds of tests, some pairings dead: KShisen's
+    24x12 (turned for sideways gravity) part-way through a solvable deal, one move off its
+    certificate, and random 26x14 deals that probing proves dead."""
+    rows, cols = (12, 24) if gravity in ("down", "up") else (24, 12)
+    rules = llk.Rules(gravity=gravity)
+    boards = []
+    for seed in range(3):
+        board = llk.generate(rows, cols, seed=seed, rules=rules)
+        for move in board.certificate[:20 * seed + 10]:
+            board.remove(*move)
+        board.remove(*board.moves()[seed])
+        boards.append(board)
+        boards.append(llk.generate(rows + 2, cols + 2, solvable=False, seed=seed, rules=rules))
+    for board in boards:
+        replayed = kernel_solve(board, OPT_NO_QUICK | OPT_PROBE_FIRST, node_limit=2_000)
+        assert replayed == kernel_solve(board, OPT_NO_QUICK | OPT_PROBE_FIRST | OPT_NO_REPLAY,
+                                        node_limit=2_000)
 
 
 def test_same_board_same_moves_and_nodes():

@@ -19,6 +19,7 @@ cdef struct GDead:
     int32_t *block          # HW, by low end: tiles of X in the segment
     uint8_t *inx            # HW: the tile is in X
     int32_t *xs             # the tiles of X
+    int32_t *order          # the tiles in the order the last test deleted them, then those left
     int32_t *byh            # counting sort of the tiles by height
     int64_t work            # link tests made so far (placements tried)
     int32_t *partner        # HW: the tile a tile must be removed with (-1: any of its type)
@@ -28,10 +29,14 @@ cdef struct GDead:
 cdef bint gdead_init(GDead *D, const Grid *g, int up) noexcept nogil
 cdef void gdead_free(GDead *D) noexcept nogil
 # The relaxed peeling under gravity: the tiles it leaves (> 0: the position is dead; 0 also when
-# the budget ``b`` said stop). g is not changed.
-cdef int gdead_test(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget *b) noexcept nogil
+# the budget ``b`` said stop). g is not changed. ``replay``: the test before was of this same
+# position, and this one tries the tiles in the order that one deleted them (D.order).
+cdef int gdead_test(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget *b,
+                    bint replay=*) noexcept nogil
 # Probing the pairings of every type of four tiles under that test: > 0 when some type has all
-# three dead (the position is dead), else 0 with the forced pairings left in D.partner.
-cdef int gdead_probe(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget *b) noexcept nogil
+# three dead (the position is dead), else 0 with the forced pairings left in D.partner;
+# ``replay``: its tests after the first replay the order of the one before.
+cdef int gdead_probe(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget *b,
+                     bint replay) noexcept nogil
 # Forget the partners probing fixed (any tile of g may again be removed with any of its type).
 cdef void gdead_unpair(GDead *D, const Grid *g) noexcept nogil

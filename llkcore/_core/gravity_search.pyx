@@ -76,7 +76,7 @@ from .memo cimport Memo, memo_free, memo_has, memo_init, memo_prefetch, memo_put
 from .pairs cimport KeptWork, kept_alloc, kept_free, kept_lines, list_moves_grown, moves_after
 from .playouts cimport Hunt, hunt_free, hunt_init, hunt_run
 from .run cimport (OPEN, OPT_HUNT_ONLY, OPT_NO_DEAD, OPT_NO_DEAD_BELOW, OPT_NO_GPROBE,
-                  OPT_NO_HUNT, OPT_NO_KEPT_MOVES, OPT_NO_SAFE, OPT_NO_SLEEP, OPT_PROBE_FIRST,
+                  OPT_NO_HUNT, OPT_NO_KEPT_MOVES, OPT_NO_REPLAY, OPT_NO_SAFE, OPT_NO_SLEEP, OPT_PROBE_FIRST,
                   ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record, round_limit, spend,
                   still_time)
 
@@ -152,6 +152,7 @@ cdef struct GSearch:
     int dead                # the dead test is still to run (on the root)
     int probe               # probing of the pairings (gdead_probe) is still to run (root, PROBE_ROUND)
     int probe_first         # (tests) ... right after the dead test, in the first round
+    int replay              # probing's tests go through the tiles in the order of the test before
     int dead_below          # the dead test on demand below the root (DEAD_AFTER)
     int64_t dead_after      # the dead test on demand: subtree size that triggers it now
     int64_t dead_tests      # ... tests made, and those that proved their position dead
@@ -331,7 +332,7 @@ cdef int enter(GSearch *S, GFrame *f, GFrame *parent) noexcept nogil:
     if (f == S.frames and left == 0 and not c.b.stop and S.probe
             and (S.round >= PROBE_ROUND or S.probe_first)):
         S.probe = False
-        left = gdead_probe(&S.D, g, c.w, c.max_turns, &c.b)
+        left = gdead_probe(&S.D, g, c.w, c.max_turns, &c.b, S.replay)
         gdead_unpair(&S.D, g)     # the pairings it fixed name the root's cells
     if left > 0:
         memo_put(&S.memo, f.k0, f.k1, 0)
@@ -598,6 +599,7 @@ cdef int run_gravity_search(Ctx *c, int64_t memo_entries, uint64_t seed, int opt
     S.dead = not (options & OPT_NO_DEAD)
     S.probe = S.dead and not (options & OPT_NO_GPROBE)
     S.probe_first = (options & OPT_PROBE_FIRST) != 0
+    S.replay = not (options & OPT_NO_REPLAY)
     S.dead_below = S.dead and not (options & OPT_NO_DEAD_BELOW)
     S.dead_after = DEAD_AFTER
     S.hunt = not (options & OPT_NO_HUNT) and g.tiles <= HUNT_MAX_TILES

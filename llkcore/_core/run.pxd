@@ -47,7 +47,7 @@ cdef enum:
     OPT_NO_SAFE = 32       # gravity search: no safe clearing
     OPT_NO_SLEEP = 64      # gravity search: no sleep sets
     OPT_NO_DEAD = 128      # gravity search: no dead test at the root
-    OPT_NO_REPLAY = 256    # pairing search: every peeling from scratch (no replayed orders)
+    OPT_NO_REPLAY = 256    # both searches: every peeling from scratch (no replayed orders)
     OPT_NO_GPROBE = 512    # gravity search: no probing of pairings at the root
     OPT_NO_PROBE_ORDER = 1024  # pairing search: probing in type order, pairings 0..2, no skips
     OPT_NO_DEAD_BELOW = 2048   # gravity search: no dead test below the root (on demand)
