@@ -130,3 +130,45 @@ def test_probe_order_16x9_core(benchmark, deals_probe_tail):
 
 def test_probe_order_16x9_baseline(benchmark, deals_probe_tail):
     _probe_order(benchmark, deals_probe_tail, _kernel.TEST_OPTIONS["no_probe_order"])
+
+
+@pytest.fixture(scope="module")
+def positions_gravity_probing():
+    """KShisen's 24x12 with gravity "down" (12 rows x 24 columns), where probing at the root runs
+    two or three dead tests for each of 72 types: five solvable deals 10 removals along their
+    certificates (their pairings alive), and four random deals (seeds 0-3: many pairings dead,
+    seed 1 proved dead by probing)."""
+    rules = llk.Rules(gravity="down")
+    boards = []
+    for seed in range(5):
+        board = llk.generate(12, 24, seed=seed, rules=rules)
+        for move in board.certificate[:10]:
+            board.remove(*move)
+        boards.append(board)
+    boards += [llk.generate(12, 24, solvable=False, seed=seed, rules=rules) for seed in range(4)]
+    return boards
+
+
+def _probed(boards, options):
+    """Statuses of one node of the gravity search: the root's dead test and its probing (from
+    the first round on), nothing else."""
+    options |= _kernel.TEST_OPTIONS["probe_first"] | _kernel.TEST_OPTIONS["no_quick"]
+    return [_kernel.solve_state(b._state.copy(), 0, b.rules.max_turns, b.rules.gravity_code, 1,
+                                -1.0, 1 << 16, 0, options)[0] for b in boards]
+
+
+def test_gravity_probing_24x12_core(benchmark, positions_gravity_probing):
+    """gravity-probing-24x12: probing as it is (each test replays the order of the one before; a
+    type whose tiles the test before deleted in pairs has that pairing alive without a test),
+    against every test from scratch (``_baseline``: OPT_NO_REPLAY), with the same statuses."""
+    benchmark.group = "gravity-probing-24x12"
+    statuses = benchmark.pedantic(_probed, args=(positions_gravity_probing, 0), rounds=3,
+                                  iterations=1, warmup_rounds=1)
+    assert statuses == _probed(positions_gravity_probing, _kernel.TEST_OPTIONS["no_replay"])
+    assert statuses.count(0) == 1, statuses     # random seed 1 proved dead, the others open
+
+
+def test_gravity_probing_24x12_baseline(benchmark, positions_gravity_probing):
+    benchmark.group = "gravity-probing-24x12"
+    benchmark.pedantic(_probed, args=(positions_gravity_probing, _kernel.TEST_OPTIONS["no_replay"]),
+                       rounds=3, iterations=1, warmup_rounds=1)

@@ -87,6 +87,11 @@ GATES = {
     # from the position before it (_insight.repaired_after), against the playouts and exact
     # searches without it: 25x when measured (2026-12-05).
     "repaired-certificates-gravity-20x20": (5, 20),
+    # Probing at the root of nine 24x12 positions with gravity (five solvable, four random deals),
+    # each test replaying the order of the one before and pairings witnessed alive by it taken
+    # without a test, against every test from scratch (OPT_NO_REPLAY): 3.9x when measured
+    # (2026-12-05; 1.0-1.75x on the solvable positions, 3-5.8x on the random deals).
+    "gravity-probing-24x12": (2, 4),
 }
 #: Least coverage of a long kernel call by a Python thread (bench/test_bench_gil.py): about 0
 #: when a call holds the GIL, about 1 when it releases it, however busy the machine.

@@ -20,6 +20,9 @@ cdef struct GDead:
     uint8_t *inx            # HW: the tile is in X
     int32_t *xs             # the tiles of X
     int32_t *order          # the tiles in the order the last test deleted them, then those left
+    int32_t *witness        # HW: the tile the last test deleted a tile with (-1: not deleted)
+    int32_t *chosen_by      # HW: the first tile the last test deleted with this one (-1: none)
+    bint cleared            # the last test deleted every tile
     int32_t *byh            # counting sort of the tiles by height
     int64_t work            # link tests made so far (placements tried)
     int32_t *partner        # HW: the tile a tile must be removed with (-1: any of its type)

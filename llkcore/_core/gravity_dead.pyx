@@ -64,11 +64,13 @@ cdef bint gdead_init(GDead *D, const Grid *g, int up) noexcept nogil:
     D.inx = <uint8_t *>llk_calloc(HW, 1)
     D.xs = <int32_t *>llk_malloc((g.tiles + 1) * sizeof(int32_t))
     D.order = <int32_t *>llk_malloc((g.tiles + 1) * sizeof(int32_t))
+    D.witness = <int32_t *>llk_malloc(HW * sizeof(int32_t))
+    D.chosen_by = <int32_t *>llk_malloc(HW * sizeof(int32_t))
     D.byh = <int32_t *>llk_calloc(g.rows + g.cols + 2, sizeof(int32_t))
     D.partner = <int32_t *>llk_malloc(HW * sizeof(int32_t))
     if (D.B.cells == NULL or D.B.rowbits == NULL or D.B.colbits == NULL or D.bottom == NULL
             or D.height == NULL or D.block == NULL or D.inx == NULL or D.xs == NULL
-            or D.order == NULL
+            or D.order == NULL or D.witness == NULL or D.chosen_by == NULL
             or D.byh == NULL or D.partner == NULL):
         gdead_free(D)
         return False
@@ -100,6 +102,8 @@ cdef void gdead_free(GDead *D) noexcept nogil:
     llk_free(D.inx)
     llk_free(D.xs)
     llk_free(D.order)
+    llk_free(D.witness)
+    llk_free(D.chosen_by)
     llk_free(D.byh)
     llk_free(D.partner)
     memset(D, 0, sizeof(GDead))
@@ -178,15 +182,22 @@ cdef bint may_link(GDead *D, const Grid *g, PathWork *w, int max_turns, int x, i
     return False
 
 
+cdef inline int partner_rank(const GDead *D, int x, int y) noexcept nogil:
+    if y == D.chosen_by[x]:
+        return 0
+    return 1 if D.inx[y] and D.chosen_by[y] < 0 else 2
+
+
 cdef int gdead_test(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget *b,
                     bint replay=False) noexcept nogil:
     """The relaxed peeling (module docstring): the tiles it leaves (0: not proved dead, also
     when ``b`` said stop: its reason is in b.stop). g is not changed. The order in which it
     deleted the tiles, then the tiles left, is kept in D.order; ``replay``: the last test was of
     this same position, and this one goes through X in that order."""
-    cdef int HW = g.H * g.W, t, i, j, n = 0, x, y, p, k, hmax = g.rows + g.cols + 1, o = 0
+    cdef int HW = g.H * g.W, t, i, j, n = 0, x, y, p, k, hmax = g.rows + g.cols + 1, o = 0, rank
     cdef bint changed = True, ok
     # X := every tile, highest first (so one pass peels stacks from the top); B := the board.
+    D.cleared = False
     memcpy(D.B.cells, g.cells, HW * sizeof(int32_t))
     memcpy(D.B.rowbits, g.rowbits, <size_t>g.H * g.RW * sizeof(uint64_t))
     memcpy(D.B.colbits, g.colbits, <size_t>g.W * g.CW * sizeof(uint64_t))
@@ -197,6 +208,8 @@ cdef int gdead_test(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget 
     for p in range(HW):
         if g.tid[p] >= 0:
             D.inx[p] = 1
+            D.witness[p] = -1
+            D.chosen_by[p] = -1
             D.block[D.bottom[p]] = 0
             D.byh[hmax - D.height[p]] += 1
     for k in range(1, hmax + 1):
@@ -223,18 +236,30 @@ cdef int gdead_test(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget 
             x = D.xs[i]
             t = g.tid[x]
             ok = False
-            for j in range(g.count[t]):
-                y = g.pos[g.offset[t] + j]
-                if D.partner[x] >= 0 and y != D.partner[x]:
-                    continue
-                if D.partner[y] >= 0 and D.partner[y] != x:
-                    continue
-                if y != x and may_link(D, g, w, max_turns, x, y, b):
-                    ok = True
+            # A type of four (the ones probing pairs) tries x's partners in an order that makes
+            # the witnesses pair up (witnessed_pairing): first the tile deleted with x, then
+            # tiles still in X that no tile was deleted with, then the others. Other types in
+            # one round, in their order (a type may have millions of tiles).
+            for rank in range(3 if g.count[t] == 4 else 1):
+                for j in range(g.count[t]):
+                    y = g.pos[g.offset[t] + j]
+                    if g.count[t] == 4 and partner_rank(D, x, y) != rank:
+                        continue
+                    if D.partner[x] >= 0 and y != D.partner[x]:
+                        continue
+                    if D.partner[y] >= 0 and D.partner[y] != x:
+                        continue
+                    if y != x and may_link(D, g, w, max_turns, x, y, b):
+                        ok = True
+                        break
+                if ok:
                     break
             if ok:
                 # x leaves X: its segment has one taken cell less.
                 D.inx[x] = 0
+                D.witness[x] = y
+                if D.chosen_by[y] < 0:
+                    D.chosen_by[y] = x
                 D.order[o] = x
                 o += 1
                 p = D.bottom[x]
@@ -249,6 +274,7 @@ cdef int gdead_test(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget 
     for i in range(n):
         D.inx[D.xs[i]] = 0
         D.order[o + i] = D.xs[i]
+    D.cleared = n == 0 and not b.stop
     return 0 if b.stop else n
 
 
@@ -271,6 +297,34 @@ cdef void gdead_unpair(GDead *D, const Grid *g) noexcept nogil:
             D.partner[g.pos[g.offset[t] + i]] = -1
 
 
+cdef int witnessed_pairing(GDead *D, const Grid *g, const int32_t *q) noexcept nogil:
+    """The pairing of the four tiles q whose pairs the last test deleted its tiles with, when
+    that test cleared X and the tiles probing has paired were each deleted with its partner
+    (else -1). That test's deletions, in its order, are then all allowed with q paired so (the
+    type it had paired is free again, and the same deletions leave the same ranges and board), so
+    the peeling clears X again: that pairing is alive with no test. (Only "all dead" and "one
+    alive" act, so a pairing wrongly called alive here could only cost a proof, never make one.)
+    gdead_test tries a tile's partners in an order that makes witnesses pair up."""
+    cdef int t, k, a, c
+    if not D.cleared:
+        return -1
+    for t in range(g.ntypes):
+        a = g.pos[g.offset[t]]
+        if g.count[t] != 4 or D.partner[a] < 0:
+            continue
+        for k in range(4):
+            a = g.pos[g.offset[t] + k]
+            if D.witness[a] != D.partner[a]:
+                return -1
+    for k in range(3):
+        a = q[1] if k != 0 else q[2]
+        c = q[3] if k != 2 else q[2]
+        if (D.witness[q[0]] == q[k + 1] and D.witness[q[k + 1]] == q[0]
+                and D.witness[a] == c and D.witness[c] == a):
+            return k
+    return -1
+
+
 cdef int gdead_probe(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget *b,
                      bint replay) noexcept nogil:
     """Probing: every solution removes each type's tiles in some pairing, and the peeling with
@@ -283,8 +337,10 @@ cdef int gdead_probe(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget
     deleted them. The fixpoint does not depend on the order, and one pairing more or less
     changes little of it, so most tiles are deleted on the first pass instead of being tried
     again on every pass until the tiles their links need have gone (a dead position's tests
-    took a median of 7 passes from the height order, 2 replayed)."""
-    cdef int t, k, i, alive, which, r
+    took a median of 7 passes from the height order, 2 replayed). And a type whose tiles the
+    test before deleted in pairs (witnessed_pairing) has that pairing alive without a test, so
+    a type all of whose pairings are alive takes one test instead of two."""
+    cdef int t, k, i, alive, which, r, free
     cdef int32_t q[4]
     cdef bint changed = True, tested = False
     while changed:
@@ -296,7 +352,13 @@ cdef int gdead_probe(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget
                 q[i] = g.pos[g.offset[t] + i]
             alive = 0
             which = -1
+            free = witnessed_pairing(D, g, q) if replay and tested else -1
+            if free >= 0:
+                alive = 1
+                which = free
             for k in range(3):
+                if k == free:
+                    continue
                 pair_up(D, q, k, True)
                 r = gdead_test(D, g, w, max_turns, b, replay and tested)
                 tested = True
