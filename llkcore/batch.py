@@ -297,9 +297,9 @@ def analyze(grids: Any, *, rules: Optional[Rules] = None, strategy: str = "exact
     keep_moves: also keep each solution's moves (``Analysis.moves``).
     rate: also rate each board's difficulty (``llk.rate`` with its defaults: the score, the
         random-clear rate, the trap rate and the branching; ``Analysis.ratings``). The careful
-        game behind the trap rate costs far more than a solve: a median of about 0.06 s per
-        8x18 deal, 0.15 s with gravity on a solvable deal and 0.4 s (p90 1.6 s) on a random
-        one, of which many are lost early.
+        game behind the trap rate costs far more than a solve: a median of about 0.02 s per
+        8x18 deal, with gravity 0.04 s on a solvable deal and 0.08 s (p90 0.3 s) on a random
+        one (README, "Difficulty"); a random KShisen 24x12 deal with gravity takes seconds.
 
     A malformed board raises ``llk.BoardError`` naming its index. Ctrl-C (KeyboardInterrupt)
     stops submitting boards, cancels the queued ones, asks the solver to stop the ones being
