@@ -31,7 +31,7 @@ from libc.string cimport memcpy, memset
 
 from .alloc cimport llk_calloc, llk_free, llk_malloc
 from .budget cimport Budget
-from .grid cimport Grid, set_blocked
+from .grid cimport Grid, set_blocked_at
 from .link cimport link_cells
 from .path cimport PathWork
 from .run cimport still_time
@@ -110,18 +110,16 @@ cdef void gdead_free(GDead *D) noexcept nogil:
 
 
 cdef inline void set_block(GDead *D, int bottom, int old, int new) noexcept nogil:
-    """Make the taken cells of the segment starting at ``bottom`` its low ``new`` (were ``old``)."""
-    cdef int h, p
-    if new > old:
-        for h in range(old, new):
-            p = bottom + h * D.up
-            D.B.cells[p] = 1
-            set_blocked(&D.B, p, True)
-    else:
-        for h in range(new, old):
-            p = bottom + h * D.up
-            D.B.cells[p] = 0
-            set_blocked(&D.B, p, False)
+    """Make the taken cells of the segment starting at ``bottom`` its low ``new`` (were ``old``).
+    Rows and columns are stepped, not divided out: a division per cell was a fifth of the time
+    of the dead tests."""
+    cdef int h, r0 = bottom // D.B.W, c0 = bottom - r0 * D.B.W
+    cdef int dc = D.up if D.up == 1 or D.up == -1 else 0     # the step against gravity
+    cdef int dr = 0 if dc else (1 if D.up > 0 else -1)
+    cdef bint taken = new > old
+    for h in range(old if taken else new, new if taken else old):
+        D.B.cells[bottom + h * D.up] = taken
+        set_blocked_at(&D.B, r0 + h * dr, c0 + h * dc, taken)
 
 
 cdef inline void count_x(GDead *D, const Grid *g, int p, int *below, int *above) noexcept nogil:

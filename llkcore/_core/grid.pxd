@@ -158,7 +158,12 @@ cdef inline int bits_next(const uint64_t *bits, int i, int n) noexcept nogil:
 cdef inline void set_blocked(Grid *g, int p, bint blocked) noexcept nogil:
     """Keep the occupancy bits of cell p in step with its value."""
     cdef int r = p // g.W
-    cdef int c = p - r * g.W
+    set_blocked_at(g, r, p - r * g.W, blocked)
+
+
+cdef inline void set_blocked_at(Grid *g, int r, int c, bint blocked) noexcept nogil:
+    """set_blocked of the cell in padded row r, column c (no division: for loops that step
+    along a line and know where they are)."""
     cdef uint64_t rb = (<uint64_t>1) << (c & 63)
     cdef uint64_t cb = (<uint64_t>1) << (r & 63)
     if blocked:
