@@ -76,9 +76,9 @@ from .memo cimport Memo, memo_free, memo_has, memo_init, memo_prefetch, memo_put
 from .pairs cimport KeptWork, kept_alloc, kept_free, kept_lines, list_moves_grown, moves_after
 from .playouts cimport Hunt, hunt_free, hunt_init, hunt_run
 from .run cimport (OPEN, OPT_HUNT_ONLY, OPT_NO_DEAD, OPT_NO_DEAD_BELOW, OPT_NO_GPROBE,
-                  OPT_NO_HUNT, OPT_NO_KEPT_MOVES, OPT_NO_REPLAY, OPT_NO_SAFE, OPT_NO_SLEEP, OPT_PROBE_FIRST,
-                  ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record, round_limit, spend,
-                  still_time)
+                  OPT_NO_HUNT, OPT_NO_KEPT_MOVES, OPT_NO_REPLAY, OPT_NO_SAFE, OPT_NO_SLEEP,
+                  OPT_PROBE_FIRST, ST_DEAD, ST_MEMORY, ST_NODES, ST_SOLVED, Ctx, record,
+                  round_limit, spend, still_time)
 
 # Largest type count the safe-clear rule looks at (its clearing search has SAFE_MAX / 2 levels).
 cdef enum:
