@@ -25,6 +25,7 @@ cdef struct GDead:
     bint cleared            # the last test deleted every tile
     int32_t *byh            # counting sort of the tiles by height
     int64_t work            # link tests made so far (placements tried)
+    int64_t tests           # tests run so far
     int32_t *partner        # HW: the tile a tile must be removed with (-1: any of its type)
 
 

@@ -196,6 +196,7 @@ cdef int gdead_test(GDead *D, const Grid *g, PathWork *w, int max_turns, Budget 
     cdef bint changed = True, ok
     # X := every tile, highest first (so one pass peels stacks from the top); B := the board.
     D.cleared = False
+    D.tests += 1
     memcpy(D.B.cells, g.cells, HW * sizeof(int32_t))
     memcpy(D.B.rowbits, g.rowbits, <size_t>g.H * g.RW * sizeof(uint64_t))
     memcpy(D.B.colbits, g.colbits, <size_t>g.W * g.CW * sizeof(uint64_t))

@@ -636,6 +636,8 @@ cdef int run_gravity_search(Ctx *c, int64_t memo_entries, uint64_t seed, int opt
     llk_free(S.trial)
     llk_free(S.frames)
     memo_free(&S.memo)
+    c.dead_tests += S.D.tests
+    c.dead_links += S.D.work
     gdead_free(&S.D)
     hunt_free(&S.H)
     llk_free(S.cand.data)

@@ -78,6 +78,8 @@ cdef struct Ctx:
     int32_t *out            # removals made, 2 padded cells each
     int nout
     int32_t *gbuf           # gravity moves of one removal (scratch, slide_room ints)
+    int64_t dead_tests      # the gravity search's dead tests, and their link tests (for tests:
+    int64_t dead_links      # solve_state's ``stats``)
 
 
 # True on the thread that runs Python's signal handlers (run.pyx): the only thread for which a

@@ -20,4 +20,5 @@ MEMO_ENTRIES: int
 
 def solve_state(s: GridState, strategy: int, max_turns: int, gravity: int, node_limit: int,
                 time_limit: float, memo_entries: int = ..., seed: int = ..., options: int = ...,
-                cancel: Optional[npt.NDArray[np.int32]] = ...) -> Tuple[int, Optional[npt.NDArray[np.int32]], int]: ...
+                cancel: Optional[npt.NDArray[np.int32]] = ...,
+                stats: Optional[Dict[str, int]] = ...) -> Tuple[int, Optional[npt.NDArray[np.int32]], int]: ...

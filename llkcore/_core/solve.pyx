@@ -113,8 +113,11 @@ cdef GridState trial_copy(GridState s, int max_turns):
 
 def solve_state(GridState s, int strategy, int max_turns, int gravity, long long node_limit,
                 double time_limit, long long memo_entries=MEMO_ENTRIES, unsigned long long seed=0,
-                int options=0, cnp.ndarray cancel=None):
+                int options=0, cnp.ndarray cancel=None, dict stats=None):
     """Run a strategy on ``s`` (played on in place: pass a copy no other thread uses).
+
+    ``stats`` (tests): a dict given gets the gravity search's counts of work that is not nodes,
+    "dead_tests" (dead tests run) and "dead_links" (their link tests).
 
     ``cancel``: an int32 array whose first item another thread may set to non-zero to stop the
     run (status ST_CANCELLED) at the next node.
@@ -168,4 +171,7 @@ def solve_state(GridState s, int strategy, int max_turns, int gravity, long long
     if status == ST_MEMORY:
         raise MemoryError("llkcore: the solver could not allocate its work space")
     moves = out[:2 * c.nout].reshape(c.nout, 2).copy() if status == ST_SOLVED else None
+    if stats is not None:
+        stats["dead_tests"] = c.dead_tests
+        stats["dead_links"] = c.dead_links
     return status, moves, c.b.nodes
