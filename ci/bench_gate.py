@@ -89,7 +89,7 @@ GATES = {
     "repaired-certificates-gravity-20x20": (5, 20),
     # Probing at the root of nine 24x12 positions with gravity (five solvable, four random deals),
     # each test replaying the order of the one before and pairings witnessed alive by it taken
-    # without a test, against every test from scratch (OPT_NO_REPLAY): 3.9x when measured
+    # without a test, against every test from scratch (OPT_NO_REPLAY): 3.9-4.2x when measured
     # (2026-12-05; 1.0-1.75x on the solvable positions, 3-5.8x on the random deals).
     "gravity-probing-24x12": (2, 4),
 }
