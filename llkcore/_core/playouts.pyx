@@ -229,6 +229,14 @@ cdef int logged_take(Grid *g, int a, int z, int gravity, IVec *log) noexcept nog
     return n
 
 
+cdef int lock_for(GridState s, int max_turns) except -1:
+    """Take s's lock for a kernel whose link tests allow ``max_turns`` turns: with more than two
+    they search paths, and need s's path-search buffers too."""
+    if max_turns > 2:
+        return s.lock_work()
+    return s.lock()
+
+
 def random_playouts(GridState s not None, int max_turns, int gravity, int count,
                     cnp.ndarray rng_state not None, double time_limit=-1.0,
                     bint keep_clear=False, int draws=DRAWS, cnp.ndarray cancel=None,
@@ -278,10 +286,7 @@ def random_playouts(GridState s not None, int max_turns, int gravity, int count,
     first.data = NULL; first.n = 0; first.cap = 0
     budget_start(&budget, time_limit,
                  NULL if cancel is None else <const int *>cnp.PyArray_DATA(cancel))
-    if max_turns > 2:
-        s.lock_work()
-    else:
-        s.lock()
+    lock_for(s, max_turns)
     try:
         tree = <int64_t *>llk_malloc((<size_t>g.ntypes + 1) * sizeof(int64_t))
         if <int64_t>g.H * g.W >= keep_list_cells:
@@ -373,10 +378,7 @@ def replay(GridState s not None, cnp.ndarray cells not None, int max_turns, int 
     # Each played removal's dense type, to put it back.
     types = np.empty(k if take_back else 0, dtype=np.int32)
     cdef int32_t *t = <int32_t *>cnp.PyArray_DATA(types)
-    if max_turns > 2:
-        s.lock_work()
-    else:
-        s.lock()
+    lock_for(s, max_turns)
     try:
         with nogil:
             while i < k:
@@ -442,10 +444,7 @@ def start_cells(GridState s not None, cnp.ndarray cells not None, int max_turns,
     cdef int32_t *o = <int32_t *>cnp.PyArray_DATA(named)
     cdef int32_t *pos = <int32_t *>cnp.PyArray_DATA(where)
     cdef int32_t *idn = <int32_t *>cnp.PyArray_DATA(ident)
-    if max_turns > 2:
-        s.lock_work()
-    else:
-        s.lock()
+    lock_for(s, max_turns)
     try:
         with nogil:
             identities(g, pos, idn)
@@ -494,10 +493,7 @@ def play_greedily(GridState s not None, cnp.ndarray cells not None, int max_turn
     cdef int32_t *pos = <int32_t *>cnp.PyArray_DATA(where)
     cdef int32_t *idn = <int32_t *>cnp.PyArray_DATA(ident)
     cdef int32_t *nxt = <int32_t *>cnp.PyArray_DATA(after_i)
-    if max_turns > 2:
-        s.lock_work()
-    else:
-        s.lock()
+    lock_for(s, max_turns)
     try:
         with nogil:
             identities(g, pos, idn)
