@@ -530,8 +530,14 @@ def _repaired(state: GridState, rules: Rules, left: np.ndarray,
     lone, kinds = lone[by_kind], kinds[by_kind]
     if len(lone) % 2 or (kinds[0::2] != kinds[1::2]).any() or (kinds[2::2] == kinds[1:-1:2]).any():
         return None                     # a type leaves out other than two: no one pairing
-    pairs = np.concatenate([left, lone.reshape(-1, 2)])
-    played = _playouts.play_greedily(state.copy(), pairs, rules.max_turns, rules.gravity_code,
+    return _played_in_full(state, rules, np.concatenate([left, lone.reshape(-1, 2)]))
+
+
+def _played_in_full(state: GridState, rules: Rules, pairs: np.ndarray) -> Optional[np.ndarray]:
+    """The removals ``pairs`` as ``playouts.play_greedily`` plays them from ``state`` (not
+    changed), within REPAIR_TESTS link tests a pair, when it plays them all; else None."""
+    played = _playouts.play_greedily(state.copy(), np.ascontiguousarray(pairs, np.int32),
+                                     rules.max_turns, rules.gravity_code,
                                      REPAIR_TESTS * len(pairs))
     return played if len(played) == len(pairs) else None
 
@@ -563,10 +569,8 @@ def repaired_after(state: GridState, rules: Rules, move: np.ndarray,
             pairs = np.concatenate([move[None], suffix[~hit], np.sort(partners)[None]])
         else:
             continue
-        played = _playouts.play_greedily(state.copy(), np.ascontiguousarray(pairs, np.int32),
-                                         rules.max_turns, rules.gravity_code,
-                                         REPAIR_TESTS * len(pairs))
-        if len(played) == len(pairs):
+        played = _played_in_full(state, rules, pairs)
+        if played is not None:
             return played[1:]
     return None
 
