@@ -55,7 +55,8 @@ class Analysis:
     time limit bounds; a rating is not included). ``moves`` is a list of solutions (None where
     not solvable) when ``keep_moves=True`` was asked, else None.
     ``ratings``: with ``rate=True``, a dict of float64 arrays, one per RATING_FIELDS name
-    (``llk.rate`` of each board with its defaults), else None.
+    (``llk.rate`` of each board with its defaults; NaN where the run's time limit cut the
+    rating: ``llk.analyze``), else None.
 
     Also: ``strategy``, ``rules`` (the rules every board was solved under: as passed to
     analyze, or the Boards' own when they share one set; None when they differ),

@@ -14,7 +14,7 @@ import queue
 import sys
 import threading
 import time
-from typing import Any, Callable, Iterable, Iterator, List, Optional, Set, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 import numpy as np
 
@@ -25,7 +25,7 @@ from .analysis import DTYPES, FIELDS, RATING_FIELDS, Analysis, columns_of
 from .board import Board, rules_conflict
 from .checks import board_dtype, flag, integer, is_array
 from .coords import Move
-from .difficulty import rating_of
+from .difficulty import PLAYOUTS, rating_of, rating_on_clock
 from .errors import AnalysisInterrupted, BoardError
 from .rules import Rules, as_rules
 from .solver import Solver, Verdict
@@ -225,9 +225,9 @@ def board_error(kind: type, index: int, detail: str) -> Exception:
 
 
 def _solve_one(solver: Solver, keep_moves: bool, board: Board, *,
-               rate: bool = False) -> Tuple[Any, ...]:
+               ratings: Optional["_Ratings"] = None) -> Tuple[Any, ...]:
     """The per-board row (FIELDS..., moves, RATING_FIELDS values or None) for one board (the
-    worker's own: prepare_board)."""
+    worker's own: prepare_board); rated when ``ratings`` is given."""
     # The moves are listed under the solver's cancel flag (Ctrl-C in analyze stops them too)
     # and the board's time limit: a board of a million cells can have tens of millions of
     # pairs, minutes to list (an audit); then initial_moves is -1 and the solve goes on, with
@@ -247,12 +247,44 @@ def _solve_one(solver: Solver, keep_moves: bool, board: Board, *,
     moves = list(found) if keep_moves and found is not None else None
     # The board's time is its count's and its solve's, both of which its time limit bounds.
     seconds = time.perf_counter() - start
-    rating = None
-    if rate:
-        r = rating_of(board, cancel=solver._cancel)
-        rating = (r.score, r.clear_rate, np.nan if r.trap_rate is None else r.trap_rate,
-                  np.nan if r.branching is None else r.branching)
+    rating = None if ratings is None else ratings.row(board, limit)
     return (verdict, initial, length, int(sol.nodes), seconds, moves, rating)
+
+
+class _Ratings:
+    """The rating columns of analyze(rate=True): ``llk.rate`` of each board with its defaults,
+    on a clock of the board's time limit when there is one. A value the clock cut is NaN, so
+    that every value present is the one without a limit (a rating is only worth comparing
+    across runs and machines when it does not depend on timing). ``cancel`` (Ctrl-C) stops the
+    ratings being played, as the solver's cancel stops the solves."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._playing: Dict[int, np.ndarray] = {}     # id -> the stop flag of a rating in play
+        self._cancelled = False
+
+    def row(self, board: Board, time_limit: float) -> Tuple[float, float, float, float]:
+        """(score, clear_rate, trap_rate, branching) of ``board``; ``time_limit`` < 0: none."""
+        stop = np.zeros(1, dtype=np.int32)
+        with self._lock:
+            stop[0] = self._cancelled or time_limit == 0     # 0: nothing is played
+            self._playing[id(stop)] = stop
+        try:
+            r = rating_of(board, cancel=stop) if time_limit < 0 else \
+                rating_on_clock(board, time_limit, stop)
+        finally:
+            with self._lock:
+                del self._playing[id(stop)]
+        played_all = r.playouts == PLAYOUTS      # else the game was not played either
+        return (r.score if played_all else np.nan, r.clear_rate if played_all else np.nan,
+                np.nan if r.trap_rate is None or not r.complete else r.trap_rate,
+                np.nan if r.branching is None or not r.complete else r.branching)
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._cancelled = True
+            for stop in self._playing.values():
+                stop[0] = 1
 
 
 def _board_of(index: int, item: Any, rules: Optional[Rules]) -> Board:
@@ -300,6 +332,10 @@ def analyze(grids: Any, *, rules: Optional[Rules] = None, strategy: str = "exact
         game behind the trap rate costs far more than a solve: a median of about 0.02 s per
         8x18 deal, with gravity 0.04 s on a solvable deal and 0.08 s (p90 0.3 s) on a random
         one (README, "Difficulty"); a random KShisen 24x12 deal with gravity takes seconds.
+        With ``time_limit`` each rating also stops after that many seconds, on a clock of its
+        own (a board then takes up to twice the limit), and what the clock cut is NaN: the
+        score and random-clear rate when it cut the playouts, the trap rate and branching when
+        it cut the careful game. Every value present is the one without a limit.
 
     A malformed board raises ``llk.BoardError`` naming its index. Ctrl-C (KeyboardInterrupt)
     stops submitting boards, cancels the queued ones, asks the solver to stop the ones being
@@ -391,12 +427,8 @@ def _run_threads(items: Iterator[Tuple[int, Any]], n_workers: int, solver: Solve
                 bar.update(columns.solvable)
     except BaseException:
         # Ctrl-C, a failing board or progress callback: skip the queued boards and stop the
-        # ones being solved (the solver's cancel() makes its running kernels return at their
-        # next budget check), so that the join below is prompt.
-        pool.cancelled = True
-        cancel = getattr(solver, "cancel", None)
-        if cancel is not None:
-            cancel()
+        # ones being solved and rated, so that the join below is prompt.
+        pool.cancel()
         raise
     finally:
         # Every thread has exited when analyze returns or raises.
@@ -421,8 +453,9 @@ class _Pool:
 
     def __init__(self, n_workers: int, solver: Solver, keep_moves: bool, rate: bool):
         self.n_workers = n_workers
-        self.solver, self.keep_moves, self.rate = solver, keep_moves, rate
-        self.cancelled = False          # set by the caller: skip what is still queued
+        self.solver, self.keep_moves = solver, keep_moves
+        self.ratings = _Ratings() if rate else None
+        self.cancelled = False          # skip what is still queued
         self.tasks: "queue.SimpleQueue[Optional[List[Tuple[int, Board]]]]" = queue.SimpleQueue()
         self.done: "queue.SimpleQueue[List[_Result]]" = queue.SimpleQueue()
         self.threads: List[threading.Thread] = []
@@ -446,7 +479,7 @@ class _Pool:
                 break
             try:
                 results.append((i, _solve_one(self.solver, self.keep_moves, board,
-                                              rate=self.rate), None))
+                                              ratings=self.ratings), None))
             except BaseException as exc:
                 results.append((i, None, exc))
                 break
@@ -458,6 +491,16 @@ class _Pool:
             if task is None:
                 return
             self.done.put(self._solve(task))
+
+    def cancel(self) -> None:
+        """Skip the queued boards and stop the ones being solved or rated: the solver's
+        cancel() and the ratings' make their running kernels return at their next check."""
+        self.cancelled = True
+        cancel = getattr(self.solver, "cancel", None)
+        if cancel is not None:
+            cancel()
+        if self.ratings is not None:
+            self.ratings.cancel()
 
     def submit(self, task: List[Tuple[int, Board]]) -> None:
         if len(self.threads) < self.n_workers:

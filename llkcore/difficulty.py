@@ -129,13 +129,22 @@ def rate(board_or_grid: GridLike, *, rules: Optional[Rules] = None, playouts: in
     time_limit = seconds(time_limit, "time_limit")
     if time_limit is None:
         return rating_of(board, playouts, seed, node_limit, traps)
-    # The clock sets the cancel flag that the kernels and the careful game already obey.
     out_of_time = np.array([time_limit == 0], dtype=np.int32)     # 0: the first playout only
-    timer = threading.Timer(time_limit, out_of_time.fill, (1,))
+    return rating_on_clock(board, time_limit, out_of_time, playouts, seed, node_limit, traps,
+                           first_in_full=True)
+
+
+def rating_on_clock(board: Board, time_limit: float, stop: np.ndarray, playouts: int = PLAYOUTS,
+                    seed: int = 0, node_limit: Optional[int] = NODE_LIMIT, traps: bool = True,
+                    first_in_full: bool = False) -> Rating:
+    """``rating_of`` that stops once ``time_limit`` seconds have passed: a timer sets ``stop``
+    (an int32 flag that another thread may set too: analyze's workers on Ctrl-C)."""
+    # The clock sets the cancel flag that the kernels and the careful game already obey.
+    timer = threading.Timer(time_limit, stop.fill, (1,))
     timer.daemon = True
     timer.start()
     try:
-        return rating_of(board, playouts, seed, node_limit, traps, out_of_time, first_in_full=True)
+        return rating_of(board, playouts, seed, node_limit, traps, stop, first_in_full)
     finally:
         timer.cancel()
 

@@ -494,14 +494,45 @@ def test_ctrl_c_stops_long_solves_in_flight():
 def test_ctrl_c_stops_ratings_in_flight():
     """With rate=True the workers' ratings (the careful game: an exact search per move, about
     10 s for a 12x24 deal with gravity) stop on the solver's cancel flag too: a helper's audit
-    saw Ctrl-C take 17.8 s, every rating in flight running to its end."""
+    saw Ctrl-C take 17.8 s, every rating in flight running to its end. (The solvable deals it
+    rated then are rated within 1.3 s now, and the test passed without the cancel: a random
+    deal whose rating takes 6.9 s, 2026-12-05, solved to a small node budget.)"""
     from llkcore.difficulty import rating_of
 
-    deals = [llk.generate(12, 24, seed=i, rules=llk.Rules(gravity="down")) for i in range(4)]
-    cancelled = rating_of(deals[0], cancel=np.ones(1, dtype=np.int32))
+    deal = llk.generate(12, 24, solvable=False, seed=0, rules=llk.Rules(gravity="down"))
+    cancelled = rating_of(deal, cancel=np.ones(1, dtype=np.int32))
     assert cancelled.game_length == 0 and cancelled.decided == 0    # stopped before any move
-    assert seconds_until_interrupted(
-        lambda: llk.analyze(deals, workers=2, rate=True, time_limit=1)) < 5
+    # A time limit far off: the ratings' own clocks do not stop them, Ctrl-C does.
+    assert seconds_until_interrupted(lambda: llk.analyze(
+        [deal] * 4, workers=2, rate=True, node_limit=1000, time_limit=600)) < 4
+
+
+def test_a_time_limit_stops_the_ratings_too():
+    """analyze's time_limit bounded each solve but not its rating: two random 12x24 deals with
+    gravity at time_limit=0.2 took 7.1 s, the careful game of the first one running seconds.
+    Each rating now stops at the limit too, and what the clock cut is NaN, so that a value
+    present is the rating without a limit."""
+    gravity = llk.Rules(gravity="down")
+    deals = [llk.generate(12, 24, solvable=False, seed=s, rules=gravity) for s in (0, 1)]
+    start = time.perf_counter()
+    result = llk.analyze(deals, workers=1, rate=True, time_limit=0.2)
+    assert time.perf_counter() - start < 5
+    ratings = result.ratings
+    assert ratings is not None
+    # The first deal's careful game takes seconds (2026-12-05): cut, its values left out.
+    assert np.isnan(ratings["trap_rate"][0]) and np.isnan(ratings["branching"][0])
+    # The second one's takes a few ms: in full, as llk.rate rates it.
+    full = llk.rate(deals[1])
+    assert full.complete and full.branching is not None
+    assert ratings["score"][1] == full.score and ratings["branching"][1] == full.branching
+    # The playouts themselves cut (a limit of 0 plays nothing): every value left out.
+    nothing = llk.analyze(deals, workers=1, rate=True, time_limit=0).ratings
+    assert nothing is not None and all(np.isnan(v).all() for v in nothing.values())
+    # Without a limit every rating is played in full, the values present the same.
+    unlimited = llk.analyze(deals[1:], workers=1, rate=True).ratings
+    assert unlimited is not None
+    assert all(np.array_equal(unlimited[name], ratings[name][1:], equal_nan=True)
+               for name in unlimited)
 
 
 def test_a_small_batch_starts_no_more_threads_than_it_has_boards():

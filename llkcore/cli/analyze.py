@@ -35,7 +35,8 @@ def register(sub) -> None:
     p.add_argument("--rate", action="store_true",
                    help="also rate each deal's difficulty (score, random-clear rate, trap "
                         "rate, branching; llk.rate): a median of about 0.02 s per "
-                        "8x18 deal, 0.08 s with gravity (p90 0.3 s)")
+                        "8x18 deal, 0.08 s with gravity (p90 0.3 s); --time-limit stops "
+                        "each rating too, and what it cut is left out (null in --json)")
     # Neither given: a bar when stderr is a terminal; a log file would fill with its updates.
     shown = p.add_mutually_exclusive_group()
     shown.add_argument("-q", "--quiet", dest="progress", action="store_false", default=None,
