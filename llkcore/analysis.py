@@ -38,7 +38,8 @@ class Summary(dict):
     count finished, and ``uncounted`` is how many ran past their time limit); ``total_seconds``
     (sum of per-board times), ``wall_seconds``, ``boards_per_second``, ``workers``,
     ``strategy``; with ratings also ``score``, ``clear_rate``, ``trap_rate``, ``branching``
-    (the same statistics).
+    (the same statistics, over the boards that have the value) and ``ratings_cut`` (how many
+    ratings the time limit cut: their cut values are NaN).
     """
 
     def __str__(self) -> str:
@@ -132,8 +133,14 @@ class Analysis:
             count = int(np.count_nonzero(self.verdict == value))
             verdicts[name] = {"count": count, "fraction": count / n if n else None}
         solved = self.verdict == int(Verdict.SOLVABLE)
-        extra = {} if self.ratings is None else {
-            name: _stats(values[~np.isnan(values)]) for name, values in self.ratings.items()}
+        extra: Dict[str, Any] = {}
+        if self.ratings is not None:
+            extra = {name: _stats(values[~np.isnan(values)]) for name, values in self.ratings.items()}
+            # The score is NaN only when the clock cut the playouts; the branching is also NaN
+            # when the board had no move, which its initial_moves of 0 tells.
+            cut = np.isnan(self.ratings["score"]) | (
+                np.isnan(self.ratings["branching"]) & (self.initial_moves != 0))
+            extra["ratings_cut"] = int(np.count_nonzero(cut))
         return Summary(
             **extra,
             boards=n,
@@ -374,6 +381,10 @@ def _format_summary(s: Dict[str, Any]) -> str:
     for label, key, scale in rows:
         stats = s[key]
         lines.append(f"{label:<18}" + "".join(f"{_fmt_number(stats[c], scale):>10}" for c in cols))
+    cut = s.get("ratings_cut", 0)
+    if cut:
+        lines.append(f"(ratings: the time limit cut the rating of {cut} "
+                     f"board{'s' if cut != 1 else ''}; what it cut is left out)")
     uncounted = s.get("uncounted", 0)
     if uncounted:
         lines.append(f"(initial moves: {uncounted} board{'s' if uncounted != 1 else ''} not counted, "

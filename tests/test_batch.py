@@ -525,12 +525,17 @@ def test_a_time_limit_stops_the_ratings_too():
     full = llk.rate(deals[1])
     assert full.complete and full.branching is not None
     assert ratings["score"][1] == full.score and ratings["branching"][1] == full.branching
+    assert result.summary()["ratings_cut"] == 1
+    assert "the time limit cut the rating of 1 board;" in str(result)
     # The playouts themselves cut (a limit of 0 plays nothing): every value left out.
-    nothing = llk.analyze(deals, workers=1, rate=True, time_limit=0).ratings
-    assert nothing is not None and all(np.isnan(v).all() for v in nothing.values())
+    nothing = llk.analyze(deals, workers=1, rate=True, time_limit=0)
+    assert nothing.ratings is not None and all(np.isnan(v).all() for v in nothing.ratings.values())
+    assert nothing.summary()["ratings_cut"] == 2
     # Without a limit every rating is played in full, the values present the same.
-    unlimited = llk.analyze(deals[1:], workers=1, rate=True).ratings
-    assert unlimited is not None
+    in_full = llk.analyze(deals[1:], workers=1, rate=True)
+    unlimited = in_full.ratings
+    assert unlimited is not None and in_full.summary()["ratings_cut"] == 0
+    assert "the time limit cut" not in str(in_full)
     assert all(np.array_equal(unlimited[name], ratings[name][1:], equal_nan=True)
                for name in unlimited)
 
