@@ -259,6 +259,18 @@ class Insight:
             if decision.certificate is not None and len(decision.certificate):
                 self._recent.append(decision.certificate)
 
+    def adopt(self, state: GridState, rules: Rules, certificate: np.ndarray) -> None:
+        """Take ``certificate`` (padded cells), known to clear the position of ``state``
+        without a replay (the rest of the board's own certificate, followed along its
+        removals: Board._certificate_at), as the position's answer. ``decide`` would replay it
+        to prove it: with gravity that took 2.9 s at every new position of a 1024 x 1024 deal."""
+        key = position_key(state, rules)
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None and entry[0].verdict == Verdict.SOLVABLE:
+                return
+        self._store(key, Decision(Verdict.SOLVABLE, certificate), Budget())
+
     # ---- deciding one position ----------------------------------------------------------------
 
     def decide(self, state: GridState, rules: Rules, budget: Budget,

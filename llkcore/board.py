@@ -97,7 +97,7 @@ class Board:
 
     __slots__ = ("_state", "_rules", "_rows", "_cols", "_width", "_turns", "_gravity",
                  "_undo", "_redo", "_writer", "_labels", "_certificate", "_branched",
-                 "_certificate_cells", "seed", "_insight", "__weakref__")
+                 "_certificate_cells", "_certificate_at", "seed", "_insight", "__weakref__")
 
     def __init__(self, grid: GridLike, rules: Optional[Rules] = None) -> None:
         if rules is None:       # a Board given as the grid brings its rules, as in module calls
@@ -124,8 +124,14 @@ class Board:
         # True once a removal has dropped undone steps: a certificate set by hand may then
         # clear no position of the game any more, and to_json checks before writing it.
         self._branched = False
-        # (the certificate, it as padded cells): made by _snapshot when first needed.
+        # (the certificate, it as padded cells): given by the deal or reshuffle that made the
+        # certificate, else made by _snapshot when first needed; copies share it.
         self._certificate_cells: Optional[Tuple[List[Move], np.ndarray]] = None
+        # (the certificate, k): the position is the one the certificate was made for after its
+        # first k removals, so the rest clears it without a replay (with gravity, replaying
+        # what is left of a 1024 x 1024 deal's certificate took 2.9 s at every new position).
+        # Kept by _certificate_after; stale, and so ignored, once the certificate is another.
+        self._certificate_at: Optional[Tuple[List[Move], int]] = None
         #: The seed ``llk.generate`` dealt this board from (None for a board it did not deal).
         self.seed: Optional[int] = None
 
@@ -506,9 +512,11 @@ class Board:
             # interrupt before the removal puts the history back as it was.
             tiles, undone, redo, branched = self._state.tiles, len(self._undo), self._redo, \
                 self._branched
+            at = self._certificate_at
             try:
                 # No gravity moves kept: undo reads them back from the position (put_back).
                 self._undo.append((pa, pb, value))
+                self._certificate_at = self._certificate_after(pa, pb)
                 if redo:
                     self._branched = True
                     self._redo = []
@@ -521,7 +529,7 @@ class Board:
             except BaseException:
                 if self._state.tiles == tiles:      # not removed
                     del self._undo[undone:]
-                    self._redo, self._branched = redo, branched
+                    self._redo, self._branched, self._certificate_at = redo, branched, at
                 raise
         return cast("Optional[List[Point]]", found)
 
@@ -555,6 +563,9 @@ class Board:
             self._state.put_back(pa, pb, value, self._gravity)
             self._undo.pop()
             self._redo.append((pa, pb))
+            # The removal taken back was the certificate's last one made, when k > 0.
+            done, at = self._certificate_done(), self._certificate_at
+            self._certificate_at = None if not done or at is None else (at[0], done - 1)
             return True
 
     def redo(self) -> bool:
@@ -570,10 +581,12 @@ class Board:
         if record[0] == _SHUFFLE:
             self._state.retype(record[1], record[3])
             self._certificate = record[5]
+            self._certificate_at = None if record[5] is None else (record[5], 0)
             self._undo.append(record)
             return
         pa, pb = record[0], record[1]
         value = self._state.value_at(pa)
+        self._certificate_at = self._certificate_after(pa, pb)
         self._state.remove_pair(pa, pb, self._gravity, keep_moves=False)
         self._undo.append((pa, pb, value))
 
@@ -591,7 +604,9 @@ class Board:
         with self._writer:
             cells, before, after, certificate = _deals.reshuffle_types(
                 self._state, self._rules, solvable=solvable, seed=seed)
-            self._record_shuffle(cells, before, after, certificate)
+            self._record_shuffle(cells, before, after, None if certificate is None else certificate[0])
+            if certificate is not None:
+                self._certificate_cells = certificate
 
     def _record_shuffle(self, cells: np.ndarray, before: np.ndarray, after: np.ndarray,
                         certificate: Optional[List[Move]]) -> None:
@@ -600,6 +615,7 @@ class Board:
         self._state.retype(cells, after)
         self._undo.append((_SHUFFLE, cells, before, after, self._certificate, certificate))
         self._certificate = certificate
+        self._certificate_at = None if certificate is None else (certificate, 0)
         self._redo.clear()
 
     @property
@@ -654,17 +670,22 @@ class Board:
         insight = self._insight
         if insight is None:
             insight = self._insight = _insight.Insight()
-        state, known = self._snapshot()
+        state, known, proved = self._snapshot()
+        if proved is not None:
+            insight.adopt(state, self._rules, proved)
         return insight, state, known, seconds
 
-    def _snapshot(self) -> Tuple[GridState, List[np.ndarray]]:
-        """(a copy of the position, [its certificate as padded cells] or []), read under one
-        hold of the writer lock: what the solver, the play-time queries and ratings start from."""
+    def _snapshot(self) -> Tuple[GridState, List[np.ndarray], Optional[np.ndarray]]:
+        """(a copy of the position, [its certificate as padded cells] or [], the removals of
+        it that clear this position when that is known without a replay, else None), read
+        under one hold of the writer lock: what the solver, the play-time queries and ratings
+        start from."""
         with self._writer:
             state = self._state.copy()
             certificate = self._certificate
+            done = self._certificate_done()
         if not certificate:
-            return state, []
+            return state, [], None
         # As cells once per certificate (it is never changed in place): for a 1024 x 1024
         # deal's 524,288 moves that took 0.17 s, on every query, cached answers included.
         made = self._certificate_cells
@@ -672,7 +693,26 @@ class Board:
             cells = cells_of(np.array(certificate).reshape(-1, 4), self._width)
             cells.flags.writeable = False
             made = self._certificate_cells = (certificate, cells)
-        return state, [made[1]]
+        return state, [made[1]], None if done is None else made[1][done:]
+
+    def _certificate_done(self) -> Optional[int]:
+        """k when the position is the one the certificate was made for after its first k
+        removals, else None (not known). Writer lock held."""
+        at = self._certificate_at
+        return at[1] if at is not None and at[0] is self._certificate else None
+
+    def _certificate_after(self, pa: int, pb: int) -> Optional[Tuple[List[Move], int]]:
+        """``_certificate_at`` after the removal of the tiles at padded cells pa and pb from
+        this position: one removal further when it is the certificate's next, else None (a
+        removal off the certificate leaves a position it was not made for). Writer lock held."""
+        done, certificate = self._certificate_done(), self._certificate
+        if done is None or certificate is None or done >= len(certificate):
+            return None
+        (r1, c1), (r2, c2) = certificate[done]
+        w = self._width
+        if {(r1 + 1) * w + c1 + 1, (r2 + 1) * w + c2 + 1} != {pa, pb}:
+            return None
+        return certificate, done + 1
 
     def winnable(self, *, time_limit: Optional[float] = 1.0) -> Verdict:
         """Can the position still be cleared? SOLVABLE (a clearing sequence was found),
@@ -805,6 +845,8 @@ class Board:
             other._undo = list(self._undo)
             other._redo = list(self._redo)
             other._certificate = self._certificate
+            other._certificate_cells = self._certificate_cells      # (read-only: shared)
+            other._certificate_at = self._certificate_at
             other._branched = self._branched
             other.seed = self.seed
             other._labels = None if self._labels is None else dict(self._labels)

@@ -118,7 +118,8 @@ def _one_deal(fill: np.ndarray, walls: np.ndarray, counts: np.ndarray, solvable:
         grid[fill] = 1
         grid, certificate = _deals.solvable_layout(grid, counts, rules, stream)
         board = Board(grid, rules=rules)
-        board._certificate = certificate
+        board._certificate, board._certificate_cells = certificate[0], certificate
+        board._certificate_at = (certificate[0], 0)
     board.seed = seed
     return board
 

@@ -157,7 +157,7 @@ def rating_of(board: Board, playouts: int = PLAYOUTS, seed: int = 0,
     Ctrl-C, ``rate``'s clock); the Rating is then partial and says so. ``first_in_full``: the
     first playout is played whatever ``cancel`` says, so the score is of one playout at least."""
     rules = board.rules
-    state, known = board._snapshot()
+    state, known, _ = board._snapshot()
     stream = _deals.rng_state(seed)
     stuck, played = 0, 0
     if first_in_full:

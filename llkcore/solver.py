@@ -209,12 +209,12 @@ class Solver:
         start = time.perf_counter()
         board = board_for(board_or_grid, self.rules)
         rules = board.rules
-        state, known = board._snapshot()
+        state, known, proved = board._snapshot()
         if known and self.strategy == "exact" and not self.cancelled:
             # The answer is already in hand (a generated or reshuffled board's certificate, or
-            # one set by the caller): what is left of it, proved by replay, instead of a search
-            # that can take longer than any limit on a big deal.
-            cells = _insight.reuse(state, rules, known)
+            # one set by the caller): what is left of it, known to clear the position or proved
+            # by replay, instead of a search that can take longer than any limit on a big deal.
+            cells = proved if proved is not None else _insight.reuse(state, rules, known)
             if cells is not None:
                 return Solution(verdict=Verdict.SOLVABLE, moves=moves_of(cells, board._width),
                                 nodes=0, seconds=time.perf_counter() - start,
