@@ -159,15 +159,16 @@ def _traps(traps, verdict, safe, undecided, listed=True) -> Traps:
     return Traps(traps, verdict=verdict, safe=safe, undecided=undecided, listed=listed)
 
 
-#: Listing the moves is not a search: even ``time_limit=0`` gives it this long, so the moves of
-#: a board of any usual size are always listed (``traps``); listing a board of a million cells
-#: takes about a second, and is given up.
+#: Listing the moves, or replaying a known certificate, is not a search: even ``time_limit=0``
+#: gives it this long, so the moves of a board of any usual size are always listed (``traps``)
+#: and its certificates replayed; listing a board of a million cells takes about a second, and
+#: replaying a certificate of one with gravity three, and either is given up.
 LISTING_SECONDS = 0.05
 
 
 def listing_seconds(left: Optional[float]) -> float:
-    """The seconds a listing of the moves may take when ``left`` are left (None: no limit, -1
-    for the kernels)."""
+    """The seconds a listing of the moves (or other set-up that is not a search) may take
+    when ``left`` are left (None: no limit, -1 for the kernels)."""
     return -1.0 if left is None else max(left, LISTING_SECONDS)
 
 
@@ -275,7 +276,7 @@ class Insight:
 
     def decide(self, state: GridState, rules: Rules, budget: Budget,
                known: Iterable[np.ndarray] = (),
-               repair: Optional[Callable[[List[np.ndarray]], Optional[np.ndarray]]] = None
+               repair: Optional[Callable[[List[np.ndarray], "Clock"], Optional[np.ndarray]]] = None
                ) -> Decision:
         """The verdict on the position of ``state`` (read only), with a certificate when
         SOLVABLE. ``known``: certificates (padded cells) of earlier positions worth trying;
@@ -286,11 +287,14 @@ class Insight:
             return found
         with self._lock:
             candidates = list(known) + list(reversed(self._recent))
-        certificate = reuse(state, rules, candidates)
+        # The replays and repairs of certificates stop with the clock too, and the search gets
+        # what they left (with gravity a replay on a big board takes seconds).
+        clock = Clock(budget.seconds, budget.cancel)
+        certificate = reuse(state, rules, candidates, clock)
         if certificate is None and repair is not None:
-            certificate = repair(candidates)
+            certificate = repair(candidates, clock)
         decision = (Decision(Verdict.SOLVABLE, certificate) if certificate is not None
-                    else search(state, rules, budget))
+                    else search(state, rules, budget._replace(seconds=clock.left())))
         self._store(key, decision, budget)
         return decision
 
@@ -301,7 +305,8 @@ class Insight:
         around the move (``repaired_after``) when none applies as it is."""
         repair = None
         if rules.gravity is not None:
-            repair = lambda candidates: repaired_after(state, rules, move, candidates)  # noqa: E731
+            repair = lambda candidates, clock: repaired_after(  # noqa: E731
+                state, rules, move, candidates, clock)
         return self.decide(after(state, move, rules), rules, budget, known, repair)
 
     # ---- safe hints and traps -----------------------------------------------------------------
@@ -316,7 +321,7 @@ class Insight:
 
         Among the moves proved safe it prefers the hint order (fewest turns, shortest path,
         smallest pair), looking at up to HINT_TRIES moves ahead of the certificate's first."""
-        clock = _Clock(seconds)
+        clock = Clock(seconds)
         order = _pairs.hint_order(state, rules.max_turns, listing_seconds(clock.left()))
         if order is None:
             # The time ran out ordering the moves (listing them, and a path search for each
@@ -369,7 +374,7 @@ class Insight:
         the whole call runs out listing the moves (a board of a million cells), or ``budget.cancel``
         is set then, the verdict is what is already known, and the moves and their verdicts are
         None. Once ``budget.cancel`` is set the moves not yet decided stay UNKNOWN."""
-        clock = _Clock(budget.seconds)
+        clock = Clock(budget.seconds)
         left = None if per_move else clock.left()
         known = list(known)
         moves = _pairs.moves_cells(state, rules.max_turns, budget.cancel, listing_seconds(left))
@@ -440,12 +445,18 @@ def held_at_fork(lock: "threading.Lock") -> bool:
     return True
 
 
-class _Clock:
-    """A time budget shared by several decisions made one after another."""
+class Clock:
+    """A time budget shared by several decisions made one after another, or by the steps of
+    one (with the cancel flag, for the kernels: ``setup_seconds``)."""
 
-    def __init__(self, seconds: Optional[float]) -> None:
+    def __init__(self, seconds: Optional[float], cancel: Optional[np.ndarray] = None) -> None:
         self.seconds = seconds
+        self.cancel = cancel
         self.start = time.perf_counter()
+
+    def setup_seconds(self) -> float:
+        """What a kernel doing set-up may take now (``listing_seconds`` of the time left)."""
+        return listing_seconds(self.left())
 
     def left(self) -> Optional[float]:
         if self.seconds is None:
@@ -460,6 +471,10 @@ class _Clock:
         """An even share of the time left among ``ways`` decisions still to make."""
         left = self.left()
         return Budget(None if left is None else left / max(1, ways))
+
+
+#: No time limit (the replays and repairs of a caller without one).
+NO_CLOCK = Clock(None)
 
 
 def position_key(state: GridState, rules: Rules) -> bytes:
@@ -484,9 +499,11 @@ def after(state: GridState, move: np.ndarray, rules: Rules) -> GridState:
     return child
 
 
-def reuse(state: GridState, rules: Rules, candidates: Iterable[np.ndarray]) -> Optional[np.ndarray]:
+def reuse(state: GridState, rules: Rules, candidates: Iterable[np.ndarray],
+          clock: Clock = NO_CLOCK) -> Optional[np.ndarray]:
     """What is left of one of the ``candidates`` (certificates of earlier positions) that clears
-    this position, or None. Proved by replaying it on a copy.
+    this position, or None. Proved by replaying it on a copy, within ``clock``'s set-up time
+    (a replay cut short proves nothing).
 
     Without gravity: the candidate's pairs whose two cells still hold tiles, in order (a removal
     only empties cells, so they link at least as well as before), and when they leave tiles out,
@@ -510,7 +527,7 @@ def reuse(state: GridState, rules: Rules, candidates: Iterable[np.ndarray]) -> O
             held = occupied[cert]
             left = cert[held[:, 0] & held[:, 1]]
             if len(left) < need:
-                found = _repaired(state, rules, left, occupied)
+                found = _repaired(state, rules, left, occupied, clock)
                 if found is not None:
                     return found
         else:
@@ -518,13 +535,15 @@ def reuse(state: GridState, rules: Rules, candidates: Iterable[np.ndarray]) -> O
         if len(left) != need:
             continue
         trial = state.copy()
-        if _playouts.replay(trial, left, rules.max_turns, rules.gravity_code) == need:
+        if _playouts.replay(trial, left, rules.max_turns, rules.gravity_code,
+                            time_limit=clock.setup_seconds(), cancel=clock.cancel) == need:
             return np.ascontiguousarray(left, dtype=np.int32)
     return None
 
 
-def _repaired(state: GridState, rules: Rules, left: np.ndarray,
-              occupied: np.ndarray) -> Optional[np.ndarray]:
+
+def _repaired(state: GridState, rules: Rules, left: np.ndarray, occupied: np.ndarray,
+              clock: Clock = NO_CLOCK) -> Optional[np.ndarray]:
     """Without gravity: the removals ``left`` (pairs of a certificate whose tiles are all still
     here) and the tiles they leave out, paired by type (when every type leaves out two), in an
     order that clears the position, or None. That is how a certificate survives removals it
@@ -542,20 +561,24 @@ def _repaired(state: GridState, rules: Rules, left: np.ndarray,
     lone, kinds = lone[by_kind], kinds[by_kind]
     if len(lone) % 2 or (kinds[0::2] != kinds[1::2]).any() or (kinds[2::2] == kinds[1:-1:2]).any():
         return None                     # a type leaves out other than two: no one pairing
-    return _played_in_full(state, rules, np.concatenate([left, lone.reshape(-1, 2)]))
+    return _played_in_full(state, rules, np.concatenate([left, lone.reshape(-1, 2)]), clock)
 
 
-def _played_in_full(state: GridState, rules: Rules, pairs: np.ndarray) -> Optional[np.ndarray]:
+def _played_in_full(state: GridState, rules: Rules, pairs: np.ndarray,
+                    clock: Clock = NO_CLOCK) -> Optional[np.ndarray]:
     """The removals ``pairs`` as ``playouts.play_greedily`` plays them from ``state`` (not
-    changed), within REPAIR_TESTS link tests a pair, when it plays them all; else None."""
+    changed), within REPAIR_TESTS link tests a pair and ``clock``'s set-up time, when it plays
+    them all; else None."""
     played = _playouts.play_greedily(state.copy(), np.ascontiguousarray(pairs, np.int32),
                                      rules.max_turns, rules.gravity_code,
-                                     REPAIR_TESTS * len(pairs))
+                                     REPAIR_TESTS * len(pairs), time_limit=clock.setup_seconds(),
+                                     cancel=clock.cancel)
     return played if len(played) == len(pairs) else None
 
 
 def repaired_after(state: GridState, rules: Rules, move: np.ndarray,
-                   candidates: Iterable[np.ndarray]) -> Optional[np.ndarray]:
+                   candidates: Iterable[np.ndarray], clock: Clock = NO_CLOCK
+                   ) -> Optional[np.ndarray]:
     """With gravity: a certificate of the position after ``move`` (padded cells, legal) from
     ``state`` (not changed), made from a candidate certificate of ``state``'s position (its
     last tiles / 2 removals), or None. Tiles slide, so the repair starts from ``state``: the
@@ -569,7 +592,8 @@ def repaired_after(state: GridState, rules: Rules, move: np.ndarray,
             continue
         # The pairs by the tiles they take: where those stand in this position.
         suffix = _playouts.start_cells(state.copy(), cert[len(cert) - need:], rules.max_turns,
-                                       rules.gravity_code)
+                                       rules.gravity_code, time_limit=clock.setup_seconds(),
+                                       cancel=clock.cancel)
         if len(suffix) < need:
             continue                    # not a certificate of this position
         touched = (suffix == move[0]) | (suffix == move[1])
@@ -581,7 +605,7 @@ def repaired_after(state: GridState, rules: Rules, move: np.ndarray,
             pairs = np.concatenate([move[None], suffix[~hit], np.sort(partners)[None]])
         else:
             continue
-        played = _played_in_full(state, rules, pairs)
+        played = _played_in_full(state, rules, pairs, clock)
         if played is not None:
             return played[1:]
     return None

@@ -214,7 +214,8 @@ class Solver:
             # The answer is already in hand (a generated or reshuffled board's certificate, or
             # one set by the caller): what is left of it, known to clear the position or proved
             # by replay, instead of a search that can take longer than any limit on a big deal.
-            cells = proved if proved is not None else _insight.reuse(state, rules, known)
+            cells = proved if proved is not None else _insight.reuse(
+                state, rules, known, _insight.Clock(None if seconds < 0 else seconds, self._cancel))
             if cells is not None:
                 return Solution(verdict=Verdict.SOLVABLE, moves=moves_of(cells, board._width),
                                 nodes=0, seconds=time.perf_counter() - start,

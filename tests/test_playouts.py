@@ -270,6 +270,36 @@ def test_replay_plays_a_certificate_and_stops_at_the_first_illegal_move(gravity)
     assert fingerprint(board) == fingerprint(llk.Board(board.grid, rules=rules))
 
 
+def test_replays_and_repairs_stop_on_the_clock_and_on_the_cancel_flag():
+    """The play-time queries replay and repair certificates before they search, and with
+    gravity a replay on a big board took seconds past any time limit (2.9 s for what is left
+    of a 1024 x 1024 deal's certificate). ``replay``, ``start_cells`` and ``play_greedily``
+    take a time limit and a cancel flag: a run cut short plays a prefix of the full run."""
+    rules = llk.Rules(gravity="down")
+    board = llk.generate(256, 256, seed=1, rules=rules)
+    _, (cert,), _ = board._snapshot()
+    code = rules.gravity_code
+
+    tiles = _playouts.start_cells(board._state.copy(), cert, 2, code)   # the pairs by tile
+
+    def runs(**limits):
+        return (_playouts.replay(board._state.copy(), cert, 2, code, **limits),
+                _playouts.start_cells(board._state.copy(), cert, 2, code, **limits),
+                _playouts.play_greedily(board._state.copy(), tiles, 2, code, 10**9, **limits))
+
+    played, named, greedy = runs()
+    assert played == len(cert) == len(named) == len(greedy)
+    for limits in ({"time_limit": 0.0}, {"cancel": np.ones(1, dtype=np.int32)}):
+        cut_played, cut_named, cut_greedy = runs(**limits)
+        # Stopped at the first look at the clock (every 256 steps), long before the end.
+        assert 0 < cut_played < len(cert) // 10
+        assert 0 < len(cut_named) < len(cert) // 10 and 0 < len(cut_greedy) < len(cert) // 10
+        assert np.array_equal(cut_named, named[:len(cut_named)])
+        assert np.array_equal(cut_greedy, greedy[:len(cut_greedy)])
+    assert runs(time_limit=60.0, cancel=np.zeros(1, dtype=np.int32))[0] == len(cert)
+    assert fingerprint(board) == fingerprint(llk.Board(board.grid, rules=rules))
+
+
 def test_play_greedily_clears_with_the_pairs_of_a_certificate_in_any_order():
     """Without gravity a removal never stops another pair linking: a certificate's pairs in
     any order are all played (given enough link tests), in its own order as they are."""

@@ -683,3 +683,35 @@ def test_after_the_certificate_s_moves_queries_replay_nothing(monkeypatch):
     assert proved_moves(board) is None
     board.winnable(time_limit=0)
     assert replays
+
+
+@pytest.mark.parametrize("gravity", [None, "down"])
+def test_replays_and_repairs_of_certificates_run_on_the_query_s_clock(monkeypatch, gravity):
+    """A query replays or repairs known certificates before it searches, and those ran without
+    a clock: after a removal off a 1024 x 1024 deal's certificate, winnable(time_limit=0.01)
+    took 0.41 s (no gravity), and a safe hint of a 512 x 512 deal with gravity 0.46 s. Each
+    kernel now gets what is left of the limit (at least LISTING_SECONDS, as listing the moves
+    does); without a limit, none (-1)."""
+    given = []
+
+    def spy(name):
+        real = getattr(_insight._playouts, name)
+
+        def call(*args, time_limit=-1.0, cancel=None, **kwargs):
+            given.append((name, time_limit))
+            return real(*args, time_limit=time_limit, cancel=cancel, **kwargs)
+        monkeypatch.setattr(_insight._playouts, name, call)
+
+    for name in ("replay", "start_cells", "play_greedily"):
+        spy(name)
+    board = llk.generate(8, 10, seed=2, rules=llk.Rules(gravity=gravity))
+    board.certificate = board.certificate       # set by hand: proved by a replay
+    for time_limit in (0.3, None):
+        given.clear()
+        assert board.copy().winnable(time_limit=time_limit) == S
+        board.copy().traps(time_limit=time_limit)
+        assert {name for name, _ in given} >= {"replay", "play_greedily"}
+        if time_limit is None:
+            assert all(limit == -1.0 for _, limit in given)
+        else:
+            assert all(_insight.LISTING_SECONDS <= limit <= time_limit for _, limit in given)

@@ -31,7 +31,7 @@ from .memo cimport mix64
 from .sweep cimport link_sweep, two_turn_length
 from .path cimport PathWork, path_search
 from .reach cimport Flood, flood_alloc, flood_free, flood_reach
-from .run cimport budget_raise, budget_start, still_time, still_time_now
+from .run cimport budget_raise, budget_start, cancel_flag, still_time, still_time_now
 from .state cimport GridState
 
 import numpy as np
@@ -677,7 +677,7 @@ cdef object listed(GridState s, int max_turns, bint with_turns, cnp.ndarray canc
     """sorted_moves under the lock and a budget (Ctrl-C raises; a cancel, or ``seconds`` (< 0:
     no limit) running out, gives None)."""
     cdef Budget b
-    budget_start(&b, seconds, NULL if cancel is None else <const int *>cnp.PyArray_DATA(cancel))
+    budget_start(&b, seconds, cancel_flag(cancel))
     lock_for(s, max_turns)
     try:
         found = sorted_moves(s, max_turns, with_turns, &b, by_runs)

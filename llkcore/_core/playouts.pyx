@@ -30,8 +30,8 @@ from .memo cimport mix64
 from .pairs cimport KeptWork, kept_alloc, kept_free, kept_lines, list_moves_grown, moves_after
 from .path cimport PathWork
 from .rng cimport rng_below, rng_next
-from .run cimport (ST_MEMORY, ST_SOLVED, Budget, Ctx, budget_raise, budget_start, out_of_time,
-                   record, spend, still_time)
+from .run cimport (ST_MEMORY, ST_SOLVED, Budget, Ctx, budget_raise, budget_start, cancel_flag,
+                   out_of_time, record, spend, still_time)
 from .state cimport GridState
 
 import numpy as np
@@ -284,8 +284,7 @@ def random_playouts(GridState s not None, int max_turns, int gravity, int count,
     work.data = NULL; work.n = 0; work.cap = 0
     log.data = NULL; log.n = 0; log.cap = 0
     first.data = NULL; first.n = 0; first.cap = 0
-    budget_start(&budget, time_limit,
-                 NULL if cancel is None else <const int *>cnp.PyArray_DATA(cancel))
+    budget_start(&budget, time_limit, cancel_flag(cancel))
     lock_for(s, max_turns)
     try:
         tree = <int64_t *>llk_malloc((<size_t>g.ntypes + 1) * sizeof(int64_t))
@@ -362,9 +361,12 @@ cdef cnp.ndarray pair_cells(cnp.ndarray cells):
 
 
 def replay(GridState s not None, cnp.ndarray cells not None, int max_turns, int gravity,
-           bint take_back=False):
+           bint take_back=False, double time_limit=-1.0, cnp.ndarray cancel=None):
     """Play the removals ``cells`` ((k, 2) int32 padded cells, in order) on ``s`` while each is
     legal; returns how many were played. ``s`` is clear afterwards iff the sequence clears it.
+    ``time_limit`` >= 0 (seconds) or a set ``cancel`` flag (int32 array) stops it early, as
+    does Ctrl-C (raised): fewer played. (With gravity every removal slides the tiles above it:
+    what is left of a 1024 x 1024 deal's certificate took 2.9 s.)
 
     ``take_back=True``: the played removals are then taken back in reverse (their gravity moves
     read back: gravity.pxd ``slides_of``), so ``s`` ends as it began, all in one locked,
@@ -378,10 +380,12 @@ def replay(GridState s not None, cnp.ndarray cells not None, int max_turns, int 
     # Each played removal's dense type, to put it back.
     types = np.empty(k if take_back else 0, dtype=np.int32)
     cdef int32_t *t = <int32_t *>cnp.PyArray_DATA(types)
+    cdef Budget budget
+    budget_start(&budget, time_limit, cancel_flag(cancel))
     lock_for(s, max_turns)
     try:
         with nogil:
-            while i < k:
+            while i < k and still_time(&budget):
                 a = c[2 * i]
                 b = c[2 * i + 1]
                 if not (0 <= a < limit and 0 <= b < limit):
@@ -399,6 +403,7 @@ def replay(GridState s not None, cnp.ndarray cells not None, int max_turns, int 
                     put_pair(g, c[2 * j], c[2 * j + 1], t[j], t[j], s.undo_moves, n)
     finally:
         s.unlock()
+    budget_raise(&budget)
     return i
 
 
@@ -427,12 +432,14 @@ cdef inline void take_followed(Grid *g, int a, int b, int gravity, int32_t *move
             pos[idn[dst]] = dst
 
 
-def start_cells(GridState s not None, cnp.ndarray cells not None, int max_turns, int gravity):
+def start_cells(GridState s not None, cnp.ndarray cells not None, int max_turns, int gravity,
+                double time_limit=-1.0, cnp.ndarray cancel=None):
     """Replay the removals ``cells`` ((k, 2) int32 padded cells, in order) on ``s`` (changed:
     pass a copy) while each is legal, as ``replay``; returns, for each pair played, the cells
     its two tiles stood on before the first removal ((m, 2) int32; m < k where one was not
-    legal). With gravity a sequence names the cells tiles slid to; these name the tiles, which
-    ``play_greedily`` takes."""
+    legal, or the time ran out: ``time_limit`` and ``cancel`` as for ``replay``). With gravity
+    a sequence names the cells tiles slid to; these name the tiles, which ``play_greedily``
+    takes."""
     cc = pair_cells(cells)
     cdef Py_ssize_t k = cc.shape[0], i = 0
     cdef Grid *g = &s.g
@@ -444,11 +451,13 @@ def start_cells(GridState s not None, cnp.ndarray cells not None, int max_turns,
     cdef int32_t *o = <int32_t *>cnp.PyArray_DATA(named)
     cdef int32_t *pos = <int32_t *>cnp.PyArray_DATA(where)
     cdef int32_t *idn = <int32_t *>cnp.PyArray_DATA(ident)
+    cdef Budget budget
+    budget_start(&budget, time_limit, cancel_flag(cancel))
     lock_for(s, max_turns)
     try:
         with nogil:
             identities(g, pos, idn)
-            while i < k:
+            while i < k and still_time(&budget):
                 a = c[2 * i]
                 b = c[2 * i + 1]
                 if not (0 <= a < limit and 0 <= b < limit and can_link(g, &s.work, a, b, max_turns)):
@@ -459,14 +468,16 @@ def start_cells(GridState s not None, cnp.ndarray cells not None, int max_turns,
                 i += 1
     finally:
         s.unlock()
+    budget_raise(&budget)
     return named[:i]
 
 
 def play_greedily(GridState s not None, cnp.ndarray cells not None, int max_turns, int gravity,
-                  int64_t max_tests):
+                  int64_t max_tests, double time_limit=-1.0, cnp.ndarray cancel=None):
     """Play the removals ``cells`` ((k, 2) int32 padded cells of tiles as they stand now) on
     ``s`` (changed: pass a copy), each as soon as it links, its tiles followed through the
-    gravity moves; until all are played, none links or ``max_tests`` link tests were made.
+    gravity moves; until all are played, none links, ``max_tests`` link tests were made or
+    the time ran out (``time_limit`` and ``cancel`` as for ``replay``).
     Returns the pairs as played ((m, 2) int32 padded cells at the time, pa < pb; all k iff
     m == k): a legal sequence from the position.
 
@@ -493,6 +504,8 @@ def play_greedily(GridState s not None, cnp.ndarray cells not None, int max_turn
     cdef int32_t *pos = <int32_t *>cnp.PyArray_DATA(where)
     cdef int32_t *idn = <int32_t *>cnp.PyArray_DATA(ident)
     cdef int32_t *nxt = <int32_t *>cnp.PyArray_DATA(after_i)
+    cdef Budget budget
+    budget_start(&budget, time_limit, cancel_flag(cancel))
     lock_for(s, max_turns)
     try:
         with nogil:
@@ -504,7 +517,8 @@ def play_greedily(GridState s not None, cnp.ndarray cells not None, int max_turn
             i = 0
             prev = -1
             # unplayed: pairs looked at since the last removal; a whole round of them ends it.
-            while pending > 0 and unplayed < pending and tests < max_tests:
+            while (pending > 0 and unplayed < pending and tests < max_tests
+                   and still_time(&budget)):
                 if i >= k:              # round the end, back to the first pair left
                     i = head
                     prev = -1
@@ -539,6 +553,7 @@ def play_greedily(GridState s not None, cnp.ndarray cells not None, int max_turn
                     prev = -1
     finally:
         s.unlock()
+    budget_raise(&budget)
     return order[:played]
 
 

@@ -13,6 +13,7 @@ Once a run has stopped for time, a cancel or a signal, every link test made unde
 answers "no" at once (link.pxd), so the loops of a search end quickly; the entry point then
 reports the budget's status, never a verdict a cut-short link test could have bent (solve.pyx).
 """
+cimport numpy as cnp
 from cpython.exc cimport PyErr_Fetch, PyErr_Restore
 from cpython.ref cimport PyObject, Py_XDECREF
 from libc.stdint cimport int32_t, int64_t
@@ -85,6 +86,11 @@ cdef struct Ctx:
 # True on the thread that runs Python's signal handlers (run.pyx): the only thread for which a
 # look at the signals is worth taking the GIL.
 cdef bint on_main_thread() noexcept nogil
+
+
+cdef inline const int *cancel_flag(cnp.ndarray cancel):
+    """The cancel flag of a facade's int32 array (its first item), or NULL for None."""
+    return NULL if cancel is None else <const int *>cnp.PyArray_DATA(cancel)
 
 
 cdef inline void budget_start(Budget *b, double time_limit, const int *cancel) noexcept nogil:

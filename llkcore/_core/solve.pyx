@@ -33,7 +33,7 @@ from .run cimport (OPT_HUNT_ONLY, OPT_NO_CBJ, OPT_NO_DEAD, OPT_NO_DEAD_BELOW, OP
                    OPT_NO_QUICK, OPT_NO_REPLAY, OPT_NO_SAFE, OPT_NO_SLEEP, OPT_PROBE_FIRST,
                    ST_CANCELLED, ST_DEAD, ST_INTERRUPTED, ST_MEMORY, ST_NODES, ST_ODD, ST_SOLVED,
                    ST_STUCK, ST_TIME, Ctx,
-                   budget_raise, budget_start, cut_short)
+                   budget_raise, budget_start, cancel_flag, cut_short)
 from .state cimport GridState
 
 import numpy as np
@@ -143,7 +143,7 @@ def solve_state(GridState s, int strategy, int max_turns, int gravity, long long
         s.lock_work()       # path-search and flood buffers (pairs.pxd)
         s.unlock()
     memset(&c, 0, sizeof(Ctx))
-    budget_start(&c.b, time_limit, NULL if cancel is None else <const int *>cnp.PyArray_DATA(cancel))
+    budget_start(&c.b, time_limit, cancel_flag(cancel))
     c.max_turns = max_turns
     c.gravity = gravity
     c.b.node_limit = node_limit
