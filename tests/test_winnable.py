@@ -715,3 +715,22 @@ def test_replays_and_repairs_of_certificates_run_on_the_query_s_clock(monkeypatc
             assert all(limit == -1.0 for _, limit in given)
         else:
             assert all(_insight.LISTING_SECONDS <= limit <= time_limit for _, limit in given)
+
+
+def test_traps_give_the_position_s_own_verdict_half_the_time(monkeypatch):
+    """traps() decided the position itself with a k-th of its time for k moves, so it left
+    positions UNKNOWN, traps listed, that winnable() proved lost at once (a random 12 x 24
+    deal with gravity: 0.023 s; traps(time_limit=0.2) gave UNKNOWN). The root now gets half."""
+    given = []
+    real = _insight.search
+
+    def spy(state, rules, budget):
+        given.append(budget.seconds)
+        return real(state, rules, budget)
+    monkeypatch.setattr(_insight, "search", spy)
+    board = llk.generate(8, 18, solvable=False, seed=3)
+    assert len(board.moves()) > 4
+    board.traps(time_limit=1.0)
+    assert given and given[0] >= 0.45
+    lost = llk.generate(12, 24, solvable=False, seed=1, rules=llk.Rules(gravity="down"))
+    assert lost.traps(time_limit=0.2).verdict == U
