@@ -15,7 +15,8 @@ Components, each reproducible from the position, the rules and ``seed``:
 
 A ``time_limit`` bounds the whole rating on the clock: the playouts, then the careful game, stop
 when it runs out, and the Rating says so (``complete`` False; ``playouts`` and the game's counts
-are then of what was played). A rating the limit did not cut is the one without a limit.
+are then of what was played, and with no playout finished the score is NaN). A rating the limit
+did not cut is the one without a limit.
 
 The **score** is the percentage of the random playouts that got stuck, 0 (every random game
 clears) to 100 (none does): the chance that a player who picks any legal move at random loses.
@@ -66,10 +67,12 @@ class Rating:
     was skipped). game_length: removals the game made. seed: the seed of the playouts and the
     game. complete: False when ``time_limit`` stopped the playouts (``playouts`` is then how
     many were played) or the careful game (its counts are then of the positions it finished).
+    When it stopped them before one playout ended, ``playouts`` is 0, ``score`` and
+    ``clear_rate`` are NaN and ``band`` is None.
     """
 
     score: float
-    band: str
+    band: Optional[str]
     clear_rate: float
     playouts: int
     trap_rate: Optional[float]
@@ -117,9 +120,9 @@ def rate(board_or_grid: GridLike, *, rules: Optional[Rules] = None, playouts: in
     Rating on every run and machine; None draws a fresh seed, which ``Rating.seed`` records
     (as ``generate`` does). ``node_limit`` (None: no limit) bounds the exact search
     of each position of the game. ``time_limit`` (seconds, None: none) bounds the whole call
-    on the clock, except that the first playout is always played out (a score needs one): what
-    it cuts is said by ``Rating.complete``, and a rating it does not cut is the same as without
-    it (so the same on every machine).
+    on the clock: what it cuts is said by ``Rating.complete`` (with no playout finished, the
+    score is NaN and the band None), and a rating it does not cut is the same as without it
+    (so the same on every machine).
     """
     board = board_for(board_or_grid, rules)
     playouts = integer(playouts, "playouts", low=1, high=2**31 - 1)
@@ -129,14 +132,13 @@ def rate(board_or_grid: GridLike, *, rules: Optional[Rules] = None, playouts: in
     time_limit = seconds(time_limit, "time_limit")
     if time_limit is None:
         return rating_of(board, playouts, seed, node_limit, traps)
-    out_of_time = np.array([time_limit == 0], dtype=np.int32)     # 0: the first playout only
-    return rating_on_clock(board, time_limit, out_of_time, playouts, seed, node_limit, traps,
-                           first_in_full=True)
+    out_of_time = np.array([time_limit == 0], dtype=np.int32)     # 0: nothing is played
+    return rating_on_clock(board, time_limit, out_of_time, playouts, seed, node_limit, traps)
 
 
 def rating_on_clock(board: Board, time_limit: float, stop: np.ndarray, playouts: int = PLAYOUTS,
-                    seed: int = 0, node_limit: Optional[int] = NODE_LIMIT, traps: bool = True,
-                    first_in_full: bool = False) -> Rating:
+                    seed: int = 0, node_limit: Optional[int] = NODE_LIMIT,
+                    traps: bool = True) -> Rating:
     """``rating_of`` that stops once ``time_limit`` seconds have passed: a timer sets ``stop``
     (an int32 flag that another thread may set too: analyze's workers on Ctrl-C)."""
     # The clock sets the cancel flag that the kernels and the careful game already obey.
@@ -144,27 +146,22 @@ def rating_on_clock(board: Board, time_limit: float, stop: np.ndarray, playouts:
     timer.daemon = True
     timer.start()
     try:
-        return rating_of(board, playouts, seed, node_limit, traps, stop, first_in_full)
+        return rating_of(board, playouts, seed, node_limit, traps, stop)
     finally:
         timer.cancel()
 
 
 def rating_of(board: Board, playouts: int = PLAYOUTS, seed: int = 0,
               node_limit: Optional[int] = NODE_LIMIT, traps: bool = True,
-              cancel: Optional[np.ndarray] = None, first_in_full: bool = False) -> Rating:
+              cancel: Optional[np.ndarray] = None) -> Rating:
     """``rate`` of a Board with checked arguments. ``cancel``: an int32 array whose first
     item another thread sets to stop the playouts and the careful game (analyze's workers on
-    Ctrl-C, ``rate``'s clock); the Rating is then partial and says so. ``first_in_full``: the
-    first playout is played whatever ``cancel`` says, so the score is of one playout at least."""
+    Ctrl-C, ``rate``'s clock); the Rating is then partial and says so."""
     rules = board.rules
     state, known, _ = board._snapshot()
     stream = _deals.rng_state(seed)
-    stuck, played = 0, 0
-    if first_in_full:
-        stuck, played = stuck_count(state, rules, 1, stream)
-    more_stuck, more_played = stuck_count(state, rules, playouts - played, stream, cancel)
-    stuck, played = stuck + more_stuck, played + more_played
-    score = score_of(stuck, played)
+    stuck, played = stuck_count(state, rules, playouts, stream, cancel)
+    score = score_of(stuck, played) if played else math.nan
     counts = {"traps": 0, "decided": 0, "undecided": 0, "positions": 0, "branching": 0,
               "length": 0}
     game_finished = True
@@ -172,7 +169,8 @@ def rating_of(board: Board, playouts: int = PLAYOUTS, seed: int = 0,
         game_finished = _careful_game(state, rules, node_limit,
                                       _deals.rng_state(seed, _GAME_STREAM), known, counts, cancel)
     return Rating(
-        score=score, band=band_of(score), clear_rate=(played - stuck) / played if played else 0.0,
+        score=score, band=band_of(score) if played else None,
+        clear_rate=(played - stuck) / played if played else math.nan,
         playouts=played,
         trap_rate=counts["traps"] / counts["decided"] if counts["decided"] else None,
         traps=counts["traps"], decided=counts["decided"], undecided=counts["undecided"],
