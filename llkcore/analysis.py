@@ -25,6 +25,9 @@ DTYPES = {"verdict": np.int8, "initial_moves": np.int32, "solution_length": np.i
 #: random-clear rate, the trap rate (NaN where the careful game met no winnable position) and the
 #: branching.
 RATING_FIELDS = ("score", "clear_rate", "trap_rate", "branching")
+#: The values each rating column may hold, NaN aside (not rated, or cut by the time limit).
+_RATING_RANGES = {"score": (0.0, 100.0), "clear_rate": (0.0, 1.0), "trap_rate": (0.0, 1.0),
+                  "branching": (0.0, math.inf)}
 #: The five FIELDS columns, in that order (Analysis's first five arguments).
 Columns = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 _VERDICT_NAMES = {int(v): v.name.lower() for v in Verdict}
@@ -86,10 +89,19 @@ class Analysis:
         self.moves: Optional[List[Optional[List[Move]]]] = None if moves is None else list(moves)
         self.ratings: Optional[Dict[str, np.ndarray]] = None
         if ratings is not None:
+            missing = [name for name in RATING_FIELDS if name not in ratings]
+            if missing:
+                raise ValueError(f"Analysis.ratings needs every one of {RATING_FIELDS}; it lacks "
+                                 f"{missing}")
             self.ratings = {name: np.ascontiguousarray(ratings[name], dtype=np.float64)
                             for name in RATING_FIELDS}
             if any(arr.shape != (n,) for arr in self.ratings.values()):
                 raise ValueError(f"Analysis.ratings must hold {n} entries per field")
+            for name, arr in self.ratings.items():
+                bad = _out_of_range(name, arr)
+                if bad is not None:     # (an infinity would also be written as invalid JSON)
+                    raise ValueError(f"Analysis.ratings[{name!r}][{bad}] is out of range: "
+                                     f"{float(arr[bad])!r}")
         self.strategy = strategy
         self.rules = rules
         # Plain ints and floats (numpy scalars are accepted as limits), no limit as None: to_dict
@@ -241,7 +253,11 @@ class Analysis:
         columns = [_column_in(boards, name) for name in FIELDS]
         moves = _moves_in(boards.get("moves"))
         ratings = None
-        if all(name in boards for name in RATING_FIELDS):
+        rated = [name in boards for name in RATING_FIELDS]
+        if any(rated) and not all(rated):
+            raise ValueError(f'an Analysis document\'s "boards" has some of the rating columns '
+                             f"{RATING_FIELDS}, not all")
+        if all(rated):
             ratings = {name: _column_in(boards, name) for name in RATING_FIELDS}
         rules = params.get("rules")
         try:
@@ -393,15 +409,24 @@ def _format_summary(s: Dict[str, Any]) -> str:
 
 
 #: What each column of an Analysis document may hold: (Python type, least value, greatest value,
-#: None allowed). Ratings are NaN where the careful game met no winnable position (None in JSON).
+#: None allowed). Ratings are NaN (None in JSON) where not rated or no winnable position was met;
+#: their ranges are _RATING_RANGES.
 _COLUMN_VALUES: Dict[str, Tuple[type, float, Optional[float], bool]] = {
     "verdict": (int, min(_VERDICT_NAMES), max(_VERDICT_NAMES), False),
     "initial_moves": (int, -1, 2**31 - 1, False),
     "solution_length": (int, -1, 2**31 - 1, False),
     "nodes": (int, 0, 2**63 - 1, False),
     "seconds": (float, 0, None, False),
-    **{name: (float, -math.inf, None, True) for name in RATING_FIELDS},
+    **{name: (float, low, high, True) for name, (low, high) in _RATING_RANGES.items()},
 }
+
+
+def _out_of_range(name: str, column: np.ndarray) -> Optional[int]:
+    """The first index of the rating column ``name`` (float64) whose value no rating has
+    (NaN is allowed; an infinity is not), or None."""
+    low, high = _RATING_RANGES[name]
+    ok = np.isnan(column) | (np.isfinite(column) & (column >= low) & (column <= high))
+    return None if ok.all() else int(np.argmin(ok))
 
 
 def _number_in(where: Dict[str, Any], name: str, kind: type, low: float) -> Any:
@@ -431,8 +456,18 @@ def _column_in(boards: Dict[str, Any], name: str) -> np.ndarray:
     if bad is not None:
         raise ValueError(f"an Analysis document's boards.{name}[{bad}] must be "
                          f"{'an int' if kind is int else 'a number'}, got {shown(values[bad])}")
-    if rating:          # NaN (written as None) where the careful game met no winnable position
-        return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+    if rating:          # NaN (written as None): not rated, or no winnable position met
+        try:
+            column = np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+        except OverflowError:       # an int past a float's range
+            bad = next(i for i, v in enumerate(values) if type(v) is int and abs(v) > 2**1000)
+            raise ValueError(f"an Analysis document's boards.{name}[{bad}] is out of range: "
+                             f"{shown(values[bad])}") from None
+        bad_at = _out_of_range(name, column)
+        if bad_at is not None:
+            raise ValueError(f"an Analysis document's boards.{name}[{bad_at}] is out of range: "
+                             f"{shown(values[bad_at])}")
+        return column
     try:
         column = np.array(values, dtype=np.int64 if kind is int else np.float64)
     except OverflowError:           # an int past 64 bits

@@ -225,6 +225,14 @@ def _set(where, key, value):
     (_set("boards", "initial_moves", [2**70, 1]), "out of range"),
     (_set("boards", "seconds", [float("nan"), 0.1]), "out of range: nan"),
     (_set("boards", "score", ["x", 1.0]), "must be a number, got 'x'"),
+    # An audit: 10**400 raised OverflowError, -7 and 55 loaded, one rating column missing
+    # dropped the others without a word.
+    (_set("boards", "score", [10**400, 1.0]), r"boards.score\[0\] is out of range"),
+    (_set("boards", "score", [1.0, -7]), r"boards.score\[1\] is out of range: -7"),
+    (_set("boards", "clear_rate", [55, None]), r"boards.clear_rate\[0\] is out of range: 55"),
+    (_set("boards", "trap_rate", [None, 1.5]), r"boards.trap_rate\[1\] is out of range"),
+    (_set("boards", "branching", [-1, 1]), r"boards.branching\[0\] is out of range"),
+    (lambda doc: doc["boards"].pop("branching"), "some of the rating columns"),
     (_set("boards", "moves", [[[0, 0, 1]], None]), r"moves\[0\] must be null or a list"),
     (_set("boards", "moves", 5), "moves must be a list"),
     (_set("parameters", "node_limit", "abc"), "node_limit must be an int"),
@@ -248,6 +256,24 @@ def test_a_document_that_loads_is_one_every_call_takes(change, words):
     change(doc)
     with pytest.raises(ValueError, match=words):
         llk.Analysis.from_dict(doc)
+
+
+@pytest.mark.parametrize("ratings, words", [
+    ({"score": [1.0]}, r"lacks \['clear_rate', 'trap_rate', 'branching'\]"),
+    ({"score": [np.inf], "clear_rate": [0.5], "trap_rate": [0.0], "branching": [2.0]},
+     r"ratings\['score'\]\[0\] is out of range: inf"),
+    ({"score": [50.0], "clear_rate": [0.5], "trap_rate": [np.nan], "branching": [-np.inf]},
+     r"ratings\['branching'\]\[0\] is out of range"),
+])
+def test_an_analysis_refuses_ratings_no_rating_has(ratings, words):
+    """Analysis(..., ratings={"score": [1]}) raised KeyError, and an infinite rating made a
+    to_dict() that is not JSON (an audit): ValueError, naming what is wrong. NaN is a rating
+    (not rated, or no winnable position met)."""
+    columns = ([1], [2], [1], [5], [0.1])
+    with pytest.raises(ValueError, match=words):
+        llk.Analysis(*columns, ratings=ratings)
+    fine = {"score": [50.0], "clear_rate": [0.5], "trap_rate": [np.nan], "branching": [np.nan]}
+    assert llk.Analysis(*columns, ratings=fine).ratings is not None
 
 
 @pytest.mark.parametrize("parts", ["ab", 5, [1]])

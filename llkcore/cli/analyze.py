@@ -35,8 +35,9 @@ def register(sub) -> None:
     p.add_argument("--rate", action="store_true",
                    help="also rate each deal's difficulty (score, random-clear rate, trap "
                         "rate, branching; llk.rate): a median of about 0.02 s per "
-                        "8x18 deal, 0.08 s with gravity (p90 0.3 s); --time-limit stops "
-                        "each rating too, and what it cut is left out (null in --json)")
+                        "8x18 deal, 0.08 s with gravity (p90 0.3 s); --time-limit S stops "
+                        "each rating after S seconds too (a deal then takes up to 2S), and "
+                        "what it cut is left out (null in --json)")
     # Neither given: a bar when stderr is a terminal; a log file would fill with its updates.
     shown = p.add_mutually_exclusive_group()
     shown.add_argument("-q", "--quiet", dest="progress", action="store_false", default=None,
@@ -94,7 +95,7 @@ def report(args: argparse.Namespace, rules, result: Analysis, interrupted: bool 
                          "seed": args.seed}
         data["reproduce"] = command_line(args, rules, len(result))
         write_text(args.json, json.dumps(data) + "\n")
-        say_wrote(f"the results of {len(result)} deals", args.json)
+        say_wrote(f"the results of {len(result)} deal{'s' if len(result) != 1 else ''}", args.json)
     what = "solvable deals" if args.solvable else "random deals"
     # With --json - the JSON owns stdout and the table goes to stderr.
     table = sys.stderr if args.json == "-" else sys.stdout
