@@ -161,8 +161,8 @@ def _traps(traps, verdict, safe, undecided, listed=True) -> Traps:
 
 #: Listing the moves, or replaying a known certificate, is not a search: even ``time_limit=0``
 #: gives it this long, so the moves of a board of any usual size are always listed (``traps``)
-#: and its certificates replayed; listing a board of a million cells takes about a second, and
-#: replaying a certificate of one with gravity three, and either is given up.
+#: and its certificates replayed; listing the moves of a board of a million cells takes about
+#: a second, and replaying its certificate with gravity about three: either is given up.
 LISTING_SECONDS = 0.05
 
 

@@ -604,8 +604,9 @@ class Board:
         with self._writer:
             cells, before, after, certificate = _deals.reshuffle_types(
                 self._state, self._rules, solvable=solvable, seed=seed)
-            self._record_shuffle(cells, before, after, None if certificate is None else certificate[0])
-            if certificate is not None:
+            self._record_shuffle(cells, before, after, None if certificate is None else
+                                 certificate[0])
+            if certificate is not None:     # its cells too, made with it
                 self._certificate_cells = certificate
 
     def _record_shuffle(self, cells: np.ndarray, before: np.ndarray, after: np.ndarray,
