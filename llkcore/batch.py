@@ -331,7 +331,8 @@ def analyze(grids: Any, *, rules: Optional[Rules] = None, strategy: str = "exact
         random-clear rate, the trap rate and the branching; ``Analysis.ratings``). The careful
         game behind the trap rate costs far more than a solve: a median of about 0.02 s per
         8x18 deal, with gravity 0.04 s on a solvable deal and 0.08 s (p90 0.3 s) on a random
-        one (README, "Difficulty"); a random KShisen 24x12 deal with gravity takes seconds.
+        one (README, "Difficulty"), with a long tail (one of 300 random 8x18 deals: 34 s); a
+        random KShisen 24x12 deal with gravity takes seconds.
         With ``time_limit`` each rating also stops after that many seconds, on a clock of its
         own (a board then takes up to twice the limit), and what the clock cut is NaN: the
         score and random-clear rate when it cut the playouts, the trap rate and branching when
