@@ -97,10 +97,10 @@ def _off_certificate(n: int, gravity, removals: int):
     """An n x n deal ``removals`` removals in (the last move listed, each time): (position,
     rules, [the deal's certificate as padded cells])."""
     board = llk.generate(n, n, seed=0, rules=llk.Rules(gravity=gravity))
-    _, known = board._snapshot()
+    _, known, _ = board._snapshot()
     for _ in range(removals):
         board.remove(*board.moves()[-1])
-    state, _ = board._snapshot()
+    state, _, _ = board._snapshot()
     return state, board.rules, known
 
 
