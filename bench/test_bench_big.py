@@ -149,3 +149,40 @@ def test_classify_off_certificate_20x20_gravity_baseline(benchmark, monkeypatch)
     benchmark.group = "repaired-certificates-gravity-20x20"
     monkeypatch.setattr(_insight, "repaired_after", lambda *args: None)
     benchmark.pedantic(_classify, args=(20, "down"), rounds=2, iterations=1)
+
+
+@functools.lru_cache(maxsize=None)
+def _followed_deal(n: int) -> "llk.Board":
+    """An n x n deal with gravity "down" three removals into its certificate."""
+    board = llk.generate(n, n, seed=0, rules=llk.Rules(gravity="down"))
+    for a, b in board.certificate[:3]:
+        board.remove(a, b)
+    return board
+
+
+def _winnable_fresh(board: "llk.Board", follow: bool) -> llk.Verdict:
+    """``winnable`` asked of a copy (a fresh cache), the board following its certificate or
+    not (then the query replays what is left of it to prove it)."""
+    copy = board.copy()
+    if not follow:
+        copy._certificate_at = None
+    return copy.winnable(time_limit=None)
+
+
+def test_winnable_following_certificate_512_gravity_core(benchmark):
+    """certificate-followed-gravity-512: winnable on a 512x512 deal with gravity three
+    removals into its certificate, the board knowing the rest clears (Board._certificate_at),
+    against replaying the rest to prove it, as every query at every new position did: 2.9 s a
+    query at 1024x1024 (2026-12-05)."""
+    benchmark.group = "certificate-followed-gravity-512"
+    board = _followed_deal(512)
+    verdict = benchmark.pedantic(_winnable_fresh, args=(board, True), rounds=10, iterations=1,
+                                 warmup_rounds=1)
+    assert verdict == llk.Verdict.SOLVABLE
+
+
+def test_winnable_following_certificate_512_gravity_baseline(benchmark):
+    benchmark.group = "certificate-followed-gravity-512"
+    verdict = benchmark.pedantic(_winnable_fresh, args=(_followed_deal(512), False), rounds=3,
+                                 iterations=1)
+    assert verdict == llk.Verdict.SOLVABLE

@@ -88,6 +88,11 @@ GATES = {
     # searches without it: 25x when measured (2026-12-05), 12x once probing's shared tests made
     # those searches faster (0.46 s -> 0.25 s; same day, the CI run of cac8063).
     "repaired-certificates-gravity-20x20": (5, 10),
+    # winnable on a 512x512 deal with gravity three removals into its certificate, on a copy
+    # (a fresh cache), the board following its certificate, against replaying the rest of it to
+    # prove it, as every query at a new position did: 19x when measured (2026-12-05; the copy
+    # and the position's hash are most of the 9 ms; 2.9 s a query at 1024x1024 before).
+    "certificate-followed-gravity-512": (5, 15),
     # Probing at the root of nine 24x12 positions with gravity (five solvable, four random deals),
     # each test replaying the order of the one before and pairings witnessed alive by it taken
     # without a test, against every test from scratch (OPT_NO_REPLAY): 3.9-4.2x when measured
