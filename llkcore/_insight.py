@@ -311,7 +311,7 @@ class Insight:
 
     # ---- safe hints and traps -----------------------------------------------------------------
 
-    def safe_hint(self, state: GridState, rules: Rules, seconds: Optional[float],
+    def safe_hint(self, state: GridState, rules: Rules, budget: Budget,
                   known: Iterable[np.ndarray] = ()) -> Optional[Tuple[np.ndarray, Verdict]]:
         """(move, verdict): a move that keeps the position winnable, verdict SOLVABLE; or,
         when none could be proved safe, the plain hint with the position's verdict (UNSOLVABLE:
@@ -320,8 +320,9 @@ class Insight:
         None when no pair can be removed.
 
         Among the moves proved safe it prefers the hint order (fewest turns, shortest path,
-        smallest pair), looking at up to HINT_TRIES moves ahead of the certificate's first."""
-        clock = Clock(seconds)
+        smallest pair), looking at up to HINT_TRIES moves ahead of the certificate's first.
+        ``budget``: seconds for the whole call, nodes per decision."""
+        clock = Clock(budget.seconds, nodes=budget.nodes)
         order = _pairs.hint_order(state, rules.max_turns, listing_seconds(clock.left()))
         if order is None:
             # The time ran out ordering the moves (listing them, and a path search for each
@@ -332,7 +333,7 @@ class Insight:
             found = _pairs.first_move(state, rules.max_turns)
             if found is None:
                 return None
-            known_now = self.decide(state, rules, Budget(0.0), known)
+            known_now = self.decide(state, rules, Budget(0.0, budget.nodes), known)
             if known_now.certificate is not None:
                 return known_now.certificate[0], Verdict.SOLVABLE
             return np.array(found, dtype=np.int32), known_now.verdict   # UNSOLVABLE or UNKNOWN
@@ -374,15 +375,14 @@ class Insight:
         the whole call runs out listing the moves (a board of a million cells), or ``budget.cancel``
         is set then, the verdict is what is already known, and the moves and their verdicts are
         None. Once ``budget.cancel`` is set the moves not yet decided stay UNKNOWN."""
-        clock = Clock(budget.seconds)
+        clock = Clock(budget.seconds, nodes=budget.nodes)
         left = None if per_move else clock.left()
         known = list(known)
         moves = _pairs.moves_cells(state, rules.max_turns, budget.cancel, listing_seconds(left))
         if moves is None:
             return self.decide(state, rules, Budget(0.0, budget.nodes), known).verdict, None, None
         after_each = np.full(len(moves), int(Verdict.UNKNOWN), dtype=np.int8)
-        share = (lambda left: Budget(clock.budget(left).seconds, budget.nodes)) if not per_move \
-            else (lambda left: budget)
+        share = clock.budget if not per_move else (lambda ways: budget)
         # The position's own verdict gets half the time: a lost position needs no move decided,
         # and it was left UNKNOWN with traps listed, a k-th of the time for k moves, where
         # winnable proved it lost at once (12 x 24 with gravity: 0.023 s; traps at 0.2 s not).
@@ -449,12 +449,15 @@ def held_at_fork(lock: "threading.Lock") -> bool:
 
 
 class Clock:
-    """A time budget shared by several decisions made one after another, or by the steps of
-    one (with the cancel flag, for the kernels: ``setup_seconds``)."""
+    """A time budget shared by several decisions made one after another (each with ``nodes``,
+    None for no limit), or by the steps of one (with the cancel flag, for the kernels:
+    ``setup_seconds``)."""
 
-    def __init__(self, seconds: Optional[float], cancel: Optional[np.ndarray] = None) -> None:
+    def __init__(self, seconds: Optional[float], cancel: Optional[np.ndarray] = None,
+                 nodes: Optional[int] = None) -> None:
         self.seconds = seconds
         self.cancel = cancel
+        self.nodes = nodes
         self.start = time.perf_counter()
 
     def setup_seconds(self) -> float:
@@ -471,9 +474,10 @@ class Clock:
         return left is not None and left <= 0.0
 
     def budget(self, ways: int = 1) -> Budget:
-        """An even share of the time left among ``ways`` decisions still to make."""
+        """An even share of the time left among ``ways`` decisions still to make, and the node
+        limit of one."""
         left = self.left()
-        return Budget(None if left is None else left / max(1, ways))
+        return Budget(None if left is None else left / max(1, ways), self.nodes)
 
 
 #: No time limit (the replays and repairs of a caller without one).

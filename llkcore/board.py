@@ -27,8 +27,8 @@ from ._core.reader import UNORDERED, GridReader, point_cells, row_point_cells
 from ._core.state import MAX_SIDE, GridState
 from ._files import text_of
 from ._insight import Hint, Traps
-from .checks import (flag, integer, is_array, label_key, move_sequence, point as check_point,
-                     seconds as check_seconds, shown)
+from .checks import (flag, integer, is_array, label_key, move_sequence, node_budget,
+                     point as check_point, seconds as check_seconds, shown)
 from .coords import Move, Point, cells_of, moves_of, point_of, points_of, size_words
 from .errors import BoardError, CoordinateError, IllegalMove
 from . import saving
@@ -436,17 +436,17 @@ class Board:
         return np.concatenate([points_of(cells, self._width), turns[:, None]], axis=1)
 
     @overload
-    def hint(self, *, safe: Literal[False] = ..., time_limit: Optional[float] = ...
-             ) -> Optional[Move]: ...
+    def hint(self, *, safe: Literal[False] = ..., time_limit: Optional[float] = ...,
+             node_limit: Optional[int] = ...) -> Optional[Move]: ...
     @overload
-    def hint(self, *, safe: Literal[True], time_limit: Optional[float] = ...
-             ) -> Optional[Hint]: ...
+    def hint(self, *, safe: Literal[True], time_limit: Optional[float] = ...,
+             node_limit: Optional[int] = ...) -> Optional[Hint]: ...
     @overload
-    def hint(self, *, safe: bool, time_limit: Optional[float] = ...
-             ) -> Optional[Union[Move, Hint]]: ...
+    def hint(self, *, safe: bool, time_limit: Optional[float] = ...,
+             node_limit: Optional[int] = ...) -> Optional[Union[Move, Hint]]: ...
 
-    def hint(self, *, safe: bool = False,
-             time_limit: Optional[float] = 1.0) -> Optional[Union[Move, Hint]]:
+    def hint(self, *, safe: bool = False, time_limit: Optional[float] = 1.0,
+             node_limit: Optional[int] = None) -> Optional[Union[Move, Hint]]:
         """The move to suggest, or None when stuck or clear.
 
         Deterministic: fewest turns, then shortest path, then the smallest pair.
@@ -463,11 +463,12 @@ class Board:
         when a type has an odd count, else UNKNOWN. The plain hint (``safe=False``) is not a
         search and ignores ``time_limit``: it stays deterministic. On a board of a million cells
         it takes a few ms when there is a move of at most one turn, and up to about a second to
-        list the moves of two turns when there is not.
+        list the moves of two turns when there is not. ``node_limit``: as for ``winnable``, per
+        position decided.
         """
-        check_seconds(time_limit, "time_limit")
+        budget = self._query_budget(time_limit, node_limit)
         if flag(safe, "safe"):
-            return self._safe_hint(time_limit)
+            return self._safe_hint(budget)
         found = _pairs.hint(self._state, self._turns)
         if found is None:
             return None
@@ -664,17 +665,23 @@ class Board:
 
     # ---- play-time insight: the solver's view of the position (_insight.py; docs/architecture.md, "Play-time insight") ----
 
-    def _insight_parts(self, time_limit: Any) -> Tuple["_insight.Insight", GridState, list, Optional[float]]:
-        """(this board's insight, a snapshot of the position, certificates worth reusing, the
-        checked time limit). Queries work on the snapshot: the board never changes."""
-        seconds = check_seconds(time_limit, "time_limit")
+    @staticmethod
+    def _query_budget(time_limit: Any, node_limit: Any) -> "_insight.Budget":
+        """The Budget of a play-time query: ``time_limit`` (seconds, for the whole call) and
+        ``node_limit`` (per position decided) checked, None for no limit."""
+        return _insight.Budget(check_seconds(time_limit, "time_limit"),
+                               node_budget(node_limit, low=1))
+
+    def _insight_parts(self) -> Tuple["_insight.Insight", GridState, list]:
+        """(this board's insight, a snapshot of the position, certificates worth reusing).
+        Queries work on the snapshot: the board never changes."""
         insight = self._insight
         if insight is None:
             insight = self._insight = _insight.Insight()
         state, known, proved = self._snapshot()
         if proved is not None:
             insight.adopt(state, self._rules, proved)
-        return insight, state, known, seconds
+        return insight, state, known
 
     def _snapshot(self) -> Tuple[GridState, List[np.ndarray], Optional[np.ndarray]]:
         """(a copy of the position, [its certificate as padded cells] or [], the removals of
@@ -715,49 +722,58 @@ class Board:
             return None
         return certificate, done + 1
 
-    def winnable(self, *, time_limit: Optional[float] = 1.0) -> Verdict:
+    def winnable(self, *, time_limit: Optional[float] = 1.0,
+                 node_limit: Optional[int] = None) -> Verdict:
         """Can the position still be cleared? SOLVABLE (a clearing sequence was found),
         UNSOLVABLE (proved lost) or UNKNOWN (not decided within ``time_limit`` seconds, None for
         no limit). ``time_limit=0`` searches nothing: it answers from what is already known,
         the cache and the certificates below, and what needs no search (a type with an odd
         number of tiles, or no pair to remove: UNSOLVABLE), and UNKNOWN otherwise.
+        ``node_limit`` (None: none) bounds the search of each position by nodes, as ``llk.rate``
+        does: with ``time_limit=None`` an answer then does not depend on the machine's speed
+        (nodes do not bound time: README, "Solvers").
 
         Answers are cached by position (rules and grid), so asking again after a move, undo or
         redo costs a hash unless the position is new; an UNKNOWN is searched again when asked
         with more time. The certificate of a generated or reshuffled board, and those found
         for earlier positions, are tried first (docs/architecture.md, "Play-time insight").
         """
-        insight, state, known, seconds = self._insight_parts(time_limit)
-        return insight.decide(state, self._rules, _insight.Budget(seconds), known).verdict
+        budget = self._query_budget(time_limit, node_limit)
+        insight, state, known = self._insight_parts()
+        return insight.decide(state, self._rules, budget, known).verdict
 
     def _clearing_moves(self, time_limit: Optional[float]) -> Tuple[Verdict, Optional[List[Move]]]:
         """(verdict, the moves that clear the position when SOLVABLE) by the play-time decision,
         so the board's own certificate and those found before are tried before any search
         (``show(solution=True)``)."""
-        insight, state, known, seconds = self._insight_parts(time_limit)
-        decision = insight.decide(state, self._rules, _insight.Budget(seconds), known)
+        budget = self._query_budget(time_limit, None)
+        insight, state, known = self._insight_parts()
+        decision = insight.decide(state, self._rules, budget, known)
         if decision.certificate is None:
             return decision.verdict, None
         return decision.verdict, moves_of(decision.certificate, self._width)
 
-    def _safe_hint(self, time_limit: Optional[float]) -> Optional[Hint]:
+    def _safe_hint(self, budget: "_insight.Budget") -> Optional[Hint]:
         """``hint(safe=True)`` (see ``hint``); None when no pair can be removed."""
-        insight, state, known, seconds = self._insight_parts(time_limit)
-        found = insight.safe_hint(state, self._rules, seconds, known)
+        insight, state, known = self._insight_parts()
+        found = insight.safe_hint(state, self._rules, budget, known)
         if found is None:
             return None
         move, verdict = found
         return Hint(self._point(move[0]), self._point(move[1]), verdict)
 
-    def traps(self, *, time_limit: Optional[float] = 2.0) -> Traps:
+    def traps(self, *, time_limit: Optional[float] = 2.0,
+              node_limit: Optional[int] = None) -> Traps:
         """The removable pairs after which the position is proved lost, while it is not lost
         now: a ``Traps`` list (sorted like ``moves()``) with the position's ``verdict`` and the
         moves proved ``safe`` and left ``undecided`` within ``time_limit`` seconds (for the
-        whole call; None for no limit, 0 for only what is already known). When the time runs
-        out listing the moves (boards of a million cells; the listing is given at least 0.05 s),
+        whole call; None for no limit, 0 for only what is already known) and ``node_limit``
+        nodes per position decided (None: none; as ``winnable``). When the time runs out
+        listing the moves (boards of a million cells; the listing is given at least 0.05 s),
         ``listed`` is False and the lists are empty."""
-        insight, state, known, seconds = self._insight_parts(time_limit)
-        verdict, moves, after = insight.classify(state, self._rules, _insight.Budget(seconds), known)
+        budget = self._query_budget(time_limit, node_limit)
+        insight, state, known = self._insight_parts()
+        verdict, moves, after = insight.classify(state, self._rules, budget, known)
         if verdict == Verdict.UNSOLVABLE:
             return Traps(verdict=verdict)
         if moves is None or after is None:      # out of time listing the moves

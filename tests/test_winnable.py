@@ -734,3 +734,42 @@ def test_traps_give_the_position_s_own_verdict_half_the_time(monkeypatch):
     assert given and given[0] >= 0.45
     lost = llk.generate(12, 24, solvable=False, seed=1, rules=llk.Rules(gravity="down"))
     assert lost.traps(time_limit=0.2).verdict == U
+
+
+@pytest.mark.parametrize("bad, error", [(0, ValueError), (-1, ValueError), (1.5, TypeError),
+                                        ("10", TypeError), (True, TypeError)])
+def test_bad_node_limits_are_refused_and_change_nothing(bad, error):
+    board = llk.generate(4, 6, seed=1)
+    before = snapshot(board)
+    for query in (lambda: board.winnable(node_limit=bad), lambda: board.traps(node_limit=bad),
+                  lambda: board.hint(safe=True, node_limit=bad)):
+        with pytest.raises(error, match="node_limit"):
+            query()
+    assert_unchanged(board, before)
+
+
+def test_a_node_limit_bounds_each_decision_and_answers_alike_on_any_machine(monkeypatch):
+    """winnable, the safe hint and traps took only a time limit, so their answers depended on
+    the machine's speed (an audit; llk.rate alone took node_limit). With ``node_limit`` and no
+    time limit every search they make gets that many nodes, and the answers repeat."""
+    from conftest import hard_deal
+
+    given = []
+    real = _insight.search
+
+    def spy(state, rules, budget):
+        given.append(budget)
+        return real(state, rules, budget)
+    monkeypatch.setattr(_insight, "search", spy)
+    hard = hard_deal()          # open after 37.8 million nodes
+    assert hard.copy().winnable(time_limit=None, node_limit=2_000) == K
+    hint = hard.copy().hint(safe=True, time_limit=None, node_limit=2_000)
+    assert hint is not None and hint.verdict == K
+    first = hard.copy().traps(time_limit=None, node_limit=2_000)
+    again = hard.copy().traps(time_limit=None, node_limit=2_000)
+    assert (list(first), first.safe, first.undecided, first.verdict) == \
+        (list(again), again.safe, again.undecided, again.verdict)
+    assert given and all(b.nodes == 2_000 and b.seconds is None for b in given)
+    # A position decided within the budget is decided.
+    deal = llk.generate(8, 18, solvable=False, seed=3)
+    assert deal.winnable(time_limit=None, node_limit=200_000) != K
