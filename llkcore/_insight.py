@@ -166,6 +166,25 @@ def _traps(traps, verdict, safe, undecided, listed=True) -> Traps:
 LISTING_SECONDS = 0.05
 
 
+def _distinct(certificates: List[np.ndarray]) -> List[np.ndarray]:
+    """``certificates`` with one of each ending (the same memory), the first: the board's
+    certificate, the rest of it adopted (Insight.adopt) and that rest again among the recent
+    ones were three replays of one suffix, a 0.05 s each on a 1024 x 1024 deal. Only views of
+    the board's own certificate end alike, and the board's comes first. With gravity only the
+    last tiles / 2 removals of a candidate are replayed, the same for all of them; without it
+    the board's whole certificate holds every pair of a rest of it, which reuse needs."""
+    seen = set()
+    kept = []
+    for cert in certificates:
+        if cert is None:
+            continue
+        end = (cert.__array_interface__["data"][0] + cert.nbytes, cert.strides)
+        if end not in seen:
+            seen.add(end)
+            kept.append(cert)
+    return kept
+
+
 def listing_seconds(left: Optional[float]) -> float:
     """The seconds a listing of the moves (or other set-up that is not a search) may take
     when ``left`` are left (None: no limit, -1 for the kernels)."""
@@ -286,7 +305,7 @@ class Insight:
         if found is not None:
             return found
         with self._lock:
-            candidates = list(known) + list(reversed(self._recent))
+            candidates = _distinct(list(known) + list(reversed(self._recent)))
         # The replays and repairs of certificates stop with the clock too, and the search gets
         # what they left (with gravity a replay on a big board takes seconds).
         clock = Clock(budget.seconds, budget.cancel)
@@ -461,8 +480,13 @@ class Clock:
         self.start = time.perf_counter()
 
     def setup_seconds(self) -> float:
-        """What a kernel doing set-up may take now (``listing_seconds`` of the time left)."""
-        return listing_seconds(self.left())
+        """What a kernel doing set-up may take now: the time left, or what is left of
+        LISTING_SECONDS from the clock's start when that is more (-1: no limit). The floor is
+        the whole set-up's, not each kernel's: a decision tries up to six certificates, and
+        each got 0.05 s once the time was up (traps at time_limit=0.1 took 0.3 s)."""
+        if self.seconds is None:
+            return -1.0
+        return max(0.0, max(self.seconds, LISTING_SECONDS) - (time.perf_counter() - self.start))
 
     def left(self) -> Optional[float]:
         if self.seconds is None:

@@ -690,8 +690,8 @@ def test_replays_and_repairs_of_certificates_run_on_the_query_s_clock(monkeypatc
     """A query replays or repairs known certificates before it searches, and those ran without
     a clock: after a removal off a 1024 x 1024 deal's certificate, winnable(time_limit=0.01)
     took 0.41 s (no gravity), and a safe hint of a 512 x 512 deal with gravity 0.46 s. Each
-    kernel now gets what is left of the limit (at least LISTING_SECONDS, as listing the moves
-    does); without a limit, none (-1)."""
+    kernel now gets what is left of the limit (the set-up as a whole at least LISTING_SECONDS,
+    as listing the moves gets); without a limit, none (-1)."""
     given = []
 
     def spy(name):
@@ -714,7 +714,7 @@ def test_replays_and_repairs_of_certificates_run_on_the_query_s_clock(monkeypatc
         if time_limit is None:
             assert all(limit == -1.0 for _, limit in given)
         else:
-            assert all(_insight.LISTING_SECONDS <= limit <= time_limit for _, limit in given)
+            assert all(0 <= limit <= time_limit for _, limit in given)
 
 
 def test_traps_give_the_position_s_own_verdict_half_the_time(monkeypatch):
@@ -773,3 +773,31 @@ def test_a_node_limit_bounds_each_decision_and_answers_alike_on_any_machine(monk
     # A position decided within the budget is decided.
     deal = llk.generate(8, 18, solvable=False, seed=3)
     assert deal.winnable(time_limit=None, node_limit=200_000) != K
+
+
+def test_a_decision_s_set_up_has_one_floor_and_tries_each_certificate_once(monkeypatch):
+    """Each certificate a decision tried got at least LISTING_SECONDS, even once its time was
+    up, and the board's certificate came three times (itself, the rest of it adopted, that
+    rest again among the recent ones): traps(time_limit=0.1) on a 1024 x 1024 deal five moves
+    into its certificate took 0.3 s (an audit). The floor is the set-up's, and one memory is
+    replayed once."""
+    clock = _insight.Clock(0.0)
+    assert 0 < clock.setup_seconds() <= _insight.LISTING_SECONDS
+    time.sleep(_insight.LISTING_SECONDS * 1.2)
+    assert clock.setup_seconds() == 0.0
+    assert _insight.Clock(None).setup_seconds() == -1.0
+    assert _insight.Clock(0.3).setup_seconds() <= 0.3
+
+    board = llk.generate(8, 10, seed=2, rules=llk.Rules(gravity="down"))
+    for a, b in board.certificate[:3]:
+        board.remove(a, b)
+    _, (cells,), proved = board._snapshot()
+    other = np.array(cells)         # the same pairs in other memory: a certificate of its own
+    kept = _insight._distinct([cells, proved, cells[3:], other, None, None])
+    assert len(kept) == 2 and kept[0] is cells and kept[1] is other
+    replayed = []
+    real = _insight._playouts.start_cells
+    monkeypatch.setattr(_insight._playouts, "start_cells",
+                        lambda *args, **kwargs: replayed.append(1) or real(*args, **kwargs))
+    traps = board.copy().traps(time_limit=None)
+    assert traps.verdict == S and len(replayed) <= len(board.moves())  # one candidate a move
