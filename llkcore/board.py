@@ -127,11 +127,13 @@ class Board:
         # (the certificate, it as padded cells): given by the deal or reshuffle that made the
         # certificate, else made by _snapshot when first needed; copies share it.
         self._certificate_cells: Optional[Tuple[List[Move], np.ndarray]] = None
-        # (the certificate, k): the position is the one the certificate was made for after its
-        # first k removals, so the rest clears it without a replay (with gravity, replaying
-        # what is left of a 1024 x 1024 deal's certificate took 2.9 s at every new position).
-        # Kept by _certificate_after; stale, and so ignored, once the certificate is another.
-        self._certificate_at: Optional[Tuple[List[Move], int]] = None
+        # (the certificate, k, stray): the position is the one the certificate was made for
+        # after its first k removals, then ``stray`` other removals; with none, the rest of it
+        # clears the position without a replay (with gravity, replaying what is left of a
+        # 1024 x 1024 deal's certificate took 2.9 s at every new position). Undoing the stray
+        # ones comes back to it (a bot tries a move and takes it back). Kept by
+        # _certificate_after and undo; stale, and so ignored, once the certificate is another.
+        self._certificate_at: Optional[Tuple[List[Move], int, int]] = None
         #: The seed ``llk.generate`` dealt this board from (None for a board it did not deal).
         self.seed: Optional[int] = None
 
@@ -218,15 +220,16 @@ class Board:
         earlier (or undone) positions, or None. It is replayed on copies first (ValueError if
         it clears none), so that what the board promises, and what ``to_json`` saves,
         ``from_json`` loads."""
-        if moves is None:
-            self._certificate = None
-            return
-        checked = move_sequence(moves)
-        if not self._clears(checked) and saving.uncleared(self, [(checked, "")]) is not None:
-            raise ValueError("a certificate must clear the board's current position, or one "
-                             "of the game's earlier or undone positions (llk.verify(board, "
-                             "moves) says whether it clears the current one)")
-        self._certificate = checked
+        checked = None
+        if moves is not None:
+            checked = move_sequence(moves)
+            if not self._clears(checked) and saving.uncleared(self, [(checked, "")]) is not None:
+                raise ValueError("a certificate must clear the board's current position, or one "
+                                 "of the game's earlier or undone positions (llk.verify(board, "
+                                 "moves) says whether it clears the current one)")
+        # The old certificate's cells and following go too: they held 140 MB of a 1024 x 1024
+        # deal's certificate after it was replaced.
+        self._certificate, self._certificate_cells, self._certificate_at = checked, None, None
 
     def label_at(self, point: Point) -> Hashable:
         """The label of the cell at ``point``: its tile's or wall's label, or the board's
@@ -260,10 +263,10 @@ class Board:
             # audit). If the load did not happen (interrupted while waiting for another
             # thread's kernel on this board), they are put back.
             before = (self._undo, self._redo, self._certificate, self._branched, self.seed,
-                      self._labels)
+                      self._labels, self._certificate_cells, self._certificate_at)
             loads = self._state.loads
             self._undo, self._redo = [], []
-            self._certificate = None
+            self._certificate = self._certificate_cells = self._certificate_at = None
             self._branched = False
             self.seed = None
             if labels is not None:
@@ -273,7 +276,7 @@ class Board:
             except BaseException:
                 if self._state.loads == loads:
                     (self._undo, self._redo, self._certificate, self._branched, self.seed,
-                     self._labels) = before
+                     self._labels, self._certificate_cells, self._certificate_at) = before
                 raise
 
     # ---- read-only state ----------------------------------------------------------------------
@@ -564,9 +567,7 @@ class Board:
             self._state.put_back(pa, pb, value, self._gravity)
             self._undo.pop()
             self._redo.append((pa, pb))
-            # The removal taken back was the certificate's last one made, when k > 0.
-            done, at = self._certificate_done(), self._certificate_at
-            self._certificate_at = None if not done or at is None else (at[0], done - 1)
+            self._certificate_at = self._certificate_before()
             return True
 
     def redo(self) -> bool:
@@ -582,7 +583,7 @@ class Board:
         if record[0] == _SHUFFLE:
             self._state.retype(record[1], record[3])
             self._certificate = record[5]
-            self._certificate_at = None if record[5] is None else (record[5], 0)
+            self._certificate_at = None if record[5] is None else (record[5], 0, 0)
             self._undo.append(record)
             return
         pa, pb = record[0], record[1]
@@ -617,7 +618,7 @@ class Board:
         self._state.retype(cells, after)
         self._undo.append((_SHUFFLE, cells, before, after, self._certificate, certificate))
         self._certificate = certificate
-        self._certificate_at = None if certificate is None else (certificate, 0)
+        self._certificate_at = None if certificate is None else (certificate, 0, 0)
         self._redo.clear()
 
     @property
@@ -703,24 +704,43 @@ class Board:
             made = self._certificate_cells = (certificate, cells)
         return state, [made[1]], None if done is None else made[1][done:]
 
+    def _certificate_followed(self) -> Optional[Tuple[List[Move], int, int]]:
+        """``_certificate_at`` when it is of the present certificate, else None."""
+        at = self._certificate_at
+        return at if at is not None and at[0] is self._certificate else None
+
     def _certificate_done(self) -> Optional[int]:
         """k when the position is the one the certificate was made for after its first k
         removals, else None (not known). Writer lock held."""
-        at = self._certificate_at
-        return at[1] if at is not None and at[0] is self._certificate else None
+        at = self._certificate_followed()
+        return at[1] if at is not None and at[2] == 0 else None
 
-    def _certificate_after(self, pa: int, pb: int) -> Optional[Tuple[List[Move], int]]:
+    def _certificate_after(self, pa: int, pb: int) -> Optional[Tuple[List[Move], int, int]]:
         """``_certificate_at`` after the removal of the tiles at padded cells pa and pb from
-        this position: one removal further when it is the certificate's next, else None (a
-        removal off the certificate leaves a position it was not made for). Writer lock held."""
-        done, certificate = self._certificate_done(), self._certificate
-        if done is None or certificate is None or done >= len(certificate):
+        this position: one removal further when it is the certificate's next, else one stray
+        removal more (the position is not one the certificate was made for). Writer lock held."""
+        at = self._certificate_followed()
+        if at is None:
             return None
-        (r1, c1), (r2, c2) = certificate[done]
-        w = self._width
-        if {(r1 + 1) * w + c1 + 1, (r2 + 1) * w + c2 + 1} != {pa, pb}:
+        certificate, done, stray = at
+        if stray == 0 and done < len(certificate):
+            (r1, c1), (r2, c2) = certificate[done]
+            w = self._width
+            if {(r1 + 1) * w + c1 + 1, (r2 + 1) * w + c2 + 1} == {pa, pb}:
+                return certificate, done + 1, 0
+        return certificate, done, stray + 1
+
+    def _certificate_before(self) -> Optional[Tuple[List[Move], int, int]]:
+        """``_certificate_at`` after a removal is taken back: one stray removal fewer, else
+        one removal of the certificate fewer (the removal taken back was its last one made),
+        else None (before the certificate's position). Writer lock held."""
+        at = self._certificate_followed()
+        if at is None:
             return None
-        return certificate, done + 1
+        certificate, done, stray = at
+        if stray:
+            return certificate, done, stray - 1
+        return (certificate, done - 1, 0) if done else None
 
     def winnable(self, *, time_limit: Optional[float] = 1.0,
                  node_limit: Optional[int] = None) -> Verdict:

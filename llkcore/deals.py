@@ -119,7 +119,7 @@ def _one_deal(fill: np.ndarray, walls: np.ndarray, counts: np.ndarray, solvable:
         grid, certificate = _deals.solvable_layout(grid, counts, rules, stream)
         board = Board(grid, rules=rules)
         board._certificate, board._certificate_cells = certificate[0], certificate
-        board._certificate_at = (certificate[0], 0)
+        board._certificate_at = (certificate[0], 0, 0)
     board.seed = seed
     return board
 
