@@ -234,6 +234,10 @@ def restore(data: Any, board_class: Type["Board"], check_certificates: bool = Tr
     if check_certificates:
         _check_certificates(board, [(None if start is None else start_certificate,
                                      "start certificate"), (board.certificate, "certificate")])
+        if start is None and board._certificate is not None:
+            # With no history the one position it was checked to clear is this one: the board
+            # follows it from here (Board._certificate_at), as a deal follows its own.
+            board._certificate_at = (board._certificate, 0, 0)
     board.seed = _seed_in(data.get("seed"))
     board._labels = _labels_in(data.get("labels"), board, data.get("grid"), start)
     return board
