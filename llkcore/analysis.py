@@ -6,7 +6,7 @@ in input order plus the parameters of the run, so a saved result says how to rep
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -89,12 +89,14 @@ class Analysis:
         self.moves: Optional[List[Optional[List[Move]]]] = None if moves is None else list(moves)
         self.ratings: Optional[Dict[str, np.ndarray]] = None
         if ratings is not None:
+            if not isinstance(ratings, Mapping):
+                raise TypeError(f"Analysis.ratings must be a dict of columns, got "
+                                f"{type(ratings).__name__}")
             missing = [name for name in RATING_FIELDS if name not in ratings]
             if missing:
                 raise ValueError(f"Analysis.ratings needs every one of {RATING_FIELDS}; it lacks "
                                  f"{missing}")
-            self.ratings = {name: np.ascontiguousarray(ratings[name], dtype=np.float64)
-                            for name in RATING_FIELDS}
+            self.ratings = {name: _rating_array(name, ratings[name]) for name in RATING_FIELDS}
             if any(arr.shape != (n,) for arr in self.ratings.values()):
                 raise ValueError(f"Analysis.ratings must hold {n} entries per field")
             for name, arr in self.ratings.items():
@@ -419,6 +421,19 @@ _COLUMN_VALUES: Dict[str, Tuple[type, float, Optional[float], bool]] = {
     "seconds": (float, 0, None, False),
     **{name: (float, low, high, True) for name, (low, high) in _RATING_RANGES.items()},
 }
+
+
+def _rating_array(name: str, values: Any) -> np.ndarray:
+    """A rating column given to Analysis as float64: ints and floats only (a bool, a complex
+    number or an int past a float's range is no rating)."""
+    try:
+        column = np.asarray(values)
+        if column.dtype.kind not in "iuf":
+            raise TypeError
+        return np.ascontiguousarray(column, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"Analysis.ratings[{name!r}] must hold ints and floats only, got "
+                         f"{shown(values)}") from None
 
 
 def _out_of_range(name: str, column: np.ndarray) -> Optional[int]:

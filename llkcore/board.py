@@ -467,7 +467,7 @@ class Board:
         search and ignores ``time_limit``: it stays deterministic. On a board of a million cells
         it takes a few ms when there is a move of at most one turn, and up to about a second to
         list the moves of two turns when there is not. ``node_limit``: as for ``winnable``, per
-        position decided.
+        position decided (checked, and ignored by the plain hint, as ``time_limit`` is).
         """
         budget = self._query_budget(time_limit, node_limit)
         if flag(safe, "safe"):

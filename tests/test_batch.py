@@ -264,6 +264,15 @@ def test_a_document_that_loads_is_one_every_call_takes(change, words):
      r"ratings\['score'\]\[0\] is out of range: inf"),
     ({"score": [50.0], "clear_rate": [0.5], "trap_rate": [np.nan], "branching": [-np.inf]},
      r"ratings\['branching'\]\[0\] is out of range"),
+    # An audit: these raised OverflowError, or were taken with a ComplexWarning, or as 0 / 1.
+    ({"score": [10**400], "clear_rate": [0.5], "trap_rate": [0.0], "branching": [2.0]},
+     r"ratings\['score'\] must hold ints and floats only"),
+    ({"score": [50 + 1j], "clear_rate": [0.5], "trap_rate": [0.0], "branching": [2.0]},
+     r"ratings\['score'\] must hold ints and floats only"),
+    ({"score": [50.0], "clear_rate": [True], "trap_rate": [0.0], "branching": [2.0]},
+     r"ratings\['clear_rate'\] must hold ints and floats only"),
+    ({"score": None, "clear_rate": [0.5], "trap_rate": [0.0], "branching": [2.0]},
+     r"ratings\['score'\] must hold ints and floats only"),
 ])
 def test_an_analysis_refuses_ratings_no_rating_has(ratings, words):
     """Analysis(..., ratings={"score": [1]}) raised KeyError, and an infinite rating made a
@@ -274,6 +283,8 @@ def test_an_analysis_refuses_ratings_no_rating_has(ratings, words):
         llk.Analysis(*columns, ratings=ratings)
     fine = {"score": [50.0], "clear_rate": [0.5], "trap_rate": [np.nan], "branching": [np.nan]}
     assert llk.Analysis(*columns, ratings=fine).ratings is not None
+    with pytest.raises(TypeError, match="dict of columns"):
+        llk.Analysis(*columns, ratings=[fine])
 
 
 @pytest.mark.parametrize("parts", ["ab", 5, [1]])
