@@ -267,7 +267,7 @@ class _Ratings:
         """(score, clear_rate, trap_rate, branching) of ``board``; ``time_limit`` < 0: none."""
         stop = np.zeros(1, dtype=np.int32)
         with self._lock:
-            stop[0] = self._cancelled or time_limit == 0     # 0: nothing is played
+            stop[0] = self._cancelled
             self._playing[id(stop)] = stop
         try:
             r = rating_of(board, cancel=stop) if time_limit < 0 else \

@@ -132,8 +132,8 @@ def rate(board_or_grid: GridLike, *, rules: Optional[Rules] = None, playouts: in
     time_limit = seconds(time_limit, "time_limit")
     if time_limit is None:
         return rating_of(board, playouts, seed, node_limit, traps)
-    out_of_time = np.array([time_limit == 0], dtype=np.int32)     # 0: nothing is played
-    return rating_on_clock(board, time_limit, out_of_time, playouts, seed, node_limit, traps)
+    return rating_on_clock(board, time_limit, np.zeros(1, dtype=np.int32), playouts, seed,
+                           node_limit, traps)
 
 
 def rating_on_clock(board: Board, time_limit: float, stop: np.ndarray, playouts: int = PLAYOUTS,
@@ -142,6 +142,8 @@ def rating_on_clock(board: Board, time_limit: float, stop: np.ndarray, playouts:
     """``rating_of`` that stops once ``time_limit`` seconds have passed: a timer sets ``stop``
     (an int32 flag that another thread may set too: analyze's workers on Ctrl-C)."""
     # The clock sets the cancel flag that the kernels and the careful game already obey.
+    if time_limit == 0:
+        stop.fill(1)            # nothing is played (a timer of 0 s would let a little be)
     timer = threading.Timer(time_limit, stop.fill, (1,))
     timer.daemon = True
     timer.start()
