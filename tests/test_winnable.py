@@ -751,17 +751,11 @@ def test_traps_give_the_position_s_own_verdict_half_the_time(monkeypatch):
     """traps() decided the position itself with a k-th of its time for k moves, so it left
     positions UNKNOWN, traps listed, that winnable() proved lost at once (a random 12 x 24
     deal with gravity: 0.023 s; traps(time_limit=0.2) gave UNKNOWN). The root now gets half."""
-    given = []
-    real = _insight.search
-
-    def spy(state, rules, budget):
-        given.append(budget.seconds)
-        return real(state, rules, budget)
-    monkeypatch.setattr(_insight, "search", spy)
+    given = counting_search(monkeypatch)
     board = llk.generate(8, 18, solvable=False, seed=3)
     assert len(board.moves()) > 4
     board.traps(time_limit=1.0)
-    assert given and given[0] >= 0.45
+    assert given and given[0].seconds >= 0.45
     lost = llk.generate(12, 24, solvable=False, seed=1, rules=llk.Rules(gravity="down"))
     assert lost.traps(time_limit=0.2).verdict == U
 
@@ -784,13 +778,7 @@ def test_a_node_limit_bounds_each_decision_and_answers_alike_on_any_machine(monk
     time limit every search they make gets that many nodes, and the answers repeat."""
     from conftest import hard_deal
 
-    given = []
-    real = _insight.search
-
-    def spy(state, rules, budget):
-        given.append(budget)
-        return real(state, rules, budget)
-    monkeypatch.setattr(_insight, "search", spy)
+    given = counting_search(monkeypatch)
     hard = hard_deal()          # open after 37.8 million nodes
     assert hard.copy().winnable(time_limit=None, node_limit=2_000) == K
     hint = hard.copy().hint(safe=True, time_limit=None, node_limit=2_000)
