@@ -987,14 +987,40 @@ class Board:
         return _render.picture(self, hint=hint, path=path, solution=solution, cell=cell)
 
 
-# Every Board of this process, for the fork handler: a child forked while other threads were
-# inside calls on a Board inherits its locks held by threads that do not exist in the child.
-_LIVE_BOARDS: "weakref.WeakSet[Board]" = weakref.WeakSet()
+class _Registry:
+    """Every Board of this process, for the fork handler: a child forked while other threads
+    were inside calls on a Board inherits its locks held by threads that do not exist in the
+    child. Weak references without callbacks, the dead ones dropped as the list doubles: a
+    WeakSet runs Python code (its callback) as each Board dies, and a signal handler's
+    KeyboardInterrupt raised there is dropped by CPython ("Exception ignored"): a SIGTERM or
+    Ctrl-C landing as a deal died would be lost, and `llk analyze` run on."""
+
+    def __init__(self) -> None:
+        self.refs: "List[weakref.ref[Board]]" = []
+        self.lock = threading.Lock()
+        self.prune_at = 1024
+
+    def add(self, board: "Board") -> None:
+        with self.lock:
+            self.refs.append(weakref.ref(board))
+            if len(self.refs) >= self.prune_at:
+                self.refs = [ref for ref in self.refs if ref() is not None]
+                self.prune_at = max(1024, 2 * len(self.refs))
+
+    def alive(self) -> "List[Board]":
+        return [board for board in (ref() for ref in list(self.refs)) if board is not None]
+
+    def after_fork(self) -> None:
+        self.lock = threading.Lock()        # (a parent's thread may have held it at the fork)
+        for board in self.alive():
+            board._after_fork()
+
+
+_LIVE_BOARDS = _Registry()
 
 
 def _after_fork_in_child() -> None:
-    for board in list(_LIVE_BOARDS):
-        board._after_fork()
+    _LIVE_BOARDS.after_fork()
 
 
 if hasattr(os, "register_at_fork"):         # (not on Windows, which cannot fork)

@@ -815,3 +815,35 @@ def test_a_subclass_with_slots_keeps_them_through_copies_and_pickling():
             assert not hasattr(other, "unset")
             assert cls is SlotBoard or other.note == "n"
         assert board.copy().screen is board.screen and copy.deepcopy(board).screen is not board.screen
+
+
+def test_a_board_dies_without_running_python_code():
+    """The fork registry was a WeakSet, whose callback (Python code) ran as each Board died. A
+    signal handler's KeyboardInterrupt raised in it is dropped by CPython ("Exception ignored"),
+    so a SIGTERM that landed as a deal died would leave `llk analyze` running (a narrow window,
+    never seen hit). The registry holds weak references without callbacks, pruned as it
+    doubles, and still finds every live Board."""
+    import gc
+    import sys
+
+    from llkcore import board as board_module
+
+    board = llk.Board([[1, 1]])
+    calls = []
+
+    def profile(frame, event, arg):
+        if event == "call":
+            calls.append(frame.f_code.co_name)
+    sys.setprofile(profile)
+    try:
+        del board
+    finally:
+        sys.setprofile(None)
+    assert calls == []
+    gc.collect()
+    kept = [llk.Board([[1, 1]]) for _ in range(10)]
+    for _ in range(5000):               # born and dead: pruned, not kept
+        llk.Board([[2, 2]])
+    registry = board_module._LIVE_BOARDS
+    assert len(registry.refs) < 2 * registry.prune_at
+    assert all(any(b is k for b in registry.alive()) for k in kept)
