@@ -46,6 +46,13 @@ import llkref
 # Python's handler for the test process; children then start with the default and install theirs.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+# Likewise SIGTERM and SIGHUP (nohup ignores SIGHUP): an ignored one is inherited, and llk leaves
+# an ignored signal alone (cli._end_as_interrupted), so the tests that send them to a child
+# waited 30 s and failed (two `nohup .ci/run` runs, 2026-12-05). Children start with the default.
+for _name in ("SIGTERM", "SIGHUP"):
+    _signum = getattr(signal, _name, None)          # (Windows has no SIGHUP)
+    if _signum is not None and signal.getsignal(_signum) is signal.SIG_IGN:
+        signal.signal(_signum, signal.SIG_DFL)
 
 _COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.register_profile("default", **_COMMON)
