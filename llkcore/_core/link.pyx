@@ -17,10 +17,7 @@ cnp.import_array()
 
 def link(GridState s, int pa, int pb, int max_turns):
     """True iff the tiles at padded cells pa and pb can be removed together."""
-    if max_turns <= 2:
-        s.lock()        # the run-sweep needs no buffers
-    else:
-        s.lock_work()
+    s.lock_links(max_turns)
     try:
         return can_link(&s.g, &s.work, pa, pb, max_turns)
     finally:
@@ -37,10 +34,7 @@ def link_many(GridState s, cnp.ndarray pairs, int max_turns):
     cdef uint8_t *res = <uint8_t *>cnp.PyArray_DATA(out)
     cdef Budget b
     budget_start(&b, -1.0, NULL)
-    if max_turns <= 2:
-        s.lock()
-    else:
-        s.lock_work()
+    s.lock_links(max_turns)
     try:
         s.work.budget = &b
         with nogil:

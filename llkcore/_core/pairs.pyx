@@ -667,9 +667,9 @@ cdef object sorted_moves(GridState s, int max_turns, bint with_turns, Budget *b,
 
 cdef int lock_for(GridState s, int max_turns) except -1:
     """Lock s, with the BFS and flood buffers when the listing will use them."""
-    if max_turns > 2 or wants_floods(&s.g):
+    if wants_floods(&s.g):
         return s.lock_work()
-    return s.lock()
+    return s.lock_links(max_turns)
 
 
 cdef object listed(GridState s, int max_turns, bint with_turns, cnp.ndarray cancel,

@@ -229,14 +229,6 @@ cdef int logged_take(Grid *g, int a, int z, int gravity, IVec *log) noexcept nog
     return n
 
 
-cdef int lock_for(GridState s, int max_turns) except -1:
-    """Take s's lock for a kernel whose link tests allow ``max_turns`` turns: with more than two
-    they search paths, and need s's path-search buffers too."""
-    if max_turns > 2:
-        return s.lock_work()
-    return s.lock()
-
-
 def random_playouts(GridState s not None, int max_turns, int gravity, int count,
                     cnp.ndarray rng_state not None, double time_limit=-1.0,
                     bint keep_clear=False, int draws=DRAWS, cnp.ndarray cancel=None,
@@ -285,7 +277,7 @@ def random_playouts(GridState s not None, int max_turns, int gravity, int count,
     log.data = NULL; log.n = 0; log.cap = 0
     first.data = NULL; first.n = 0; first.cap = 0
     budget_start(&budget, time_limit, cancel_flag(cancel))
-    lock_for(s, max_turns)
+    s.lock_links(max_turns)
     try:
         tree = <int64_t *>llk_malloc((<size_t>g.ntypes + 1) * sizeof(int64_t))
         if <int64_t>g.H * g.W >= keep_list_cells:
@@ -382,7 +374,7 @@ def replay(GridState s not None, cnp.ndarray cells not None, int max_turns, int 
     cdef int32_t *t = <int32_t *>cnp.PyArray_DATA(types)
     cdef Budget budget
     budget_start(&budget, time_limit, cancel_flag(cancel))
-    lock_for(s, max_turns)
+    s.lock_links(max_turns)
     try:
         with nogil:
             while i < k and still_time(&budget):
@@ -453,7 +445,7 @@ def start_cells(GridState s not None, cnp.ndarray cells not None, int max_turns,
     cdef int32_t *idn = <int32_t *>cnp.PyArray_DATA(ident)
     cdef Budget budget
     budget_start(&budget, time_limit, cancel_flag(cancel))
-    lock_for(s, max_turns)
+    s.lock_links(max_turns)
     try:
         with nogil:
             identities(g, pos, idn)
@@ -506,7 +498,7 @@ def play_greedily(GridState s not None, cnp.ndarray cells not None, int max_turn
     cdef int32_t *nxt = <int32_t *>cnp.PyArray_DATA(after_i)
     cdef Budget budget
     budget_start(&budget, time_limit, cancel_flag(cancel))
-    lock_for(s, max_turns)
+    s.lock_links(max_turns)
     try:
         with nogil:
             identities(g, pos, idn)

@@ -21,6 +21,7 @@ cdef class GridState:
     cdef readonly long long loads   # positions taken over by ``load`` (Board.update asks)
     cdef int lock(self) except -1           # take the mutex (GIL released while waiting)
     cdef int lock_work(self) except -1      # ... and make sure the BFS buffers exist
+    cdef int lock_links(self, int max_turns) except -1  # lock, lock_work if links need paths
     cdef void unlock(self) noexcept
     cdef int alloc_shape(self, int rows, int cols, bint border) except -1
     cdef int build_index(self) except -1

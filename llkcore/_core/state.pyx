@@ -269,6 +269,13 @@ cdef class GridState:
             raise MemoryError("llkcore: cannot allocate path-search buffers")
         return 0
 
+    cdef int lock_links(self, int max_turns) except -1:
+        """lock() for a kernel whose link tests allow ``max_turns`` turns: with more than two
+        they search paths and need the BFS buffers too (lock_work); the run-sweep needs none."""
+        if max_turns > 2:
+            return self.lock_work()
+        return self.lock()
+
     cdef void unlock(self) noexcept:
         PyThread_release_lock(self.mutex)
 
