@@ -168,9 +168,9 @@ LISTING_SECONDS = 0.05
 
 def _distinct(certificates: List[np.ndarray]) -> List[np.ndarray]:
     """``certificates`` with one of each ending (the same memory), the first: the board's
-    certificate, the rest of it adopted (Insight.adopt) and that rest again among the recent
-    ones were three replays of one suffix, a 0.05 s each on a 1024 x 1024 deal. Only views of
-    the board's own certificate end alike, and the board's comes first. With gravity only the
+    certificate and the rests of it among the recent ones (a rest that a replay proved is a
+    view of it) were replays of one suffix, 0.05 s each on a 1024 x 1024 deal. Only views of
+    one certificate end alike, and the board's comes first. With gravity only the
     last tiles / 2 removals of a candidate are replayed, the same for all of them; without it
     the board's whole certificate holds every pair of a rest of it, which reuse needs."""
     seen = set()
@@ -279,27 +279,21 @@ class Insight:
             if decision.certificate is not None and len(decision.certificate):
                 self._recent.append(decision.certificate)
 
-    def adopt(self, state: GridState, rules: Rules, certificate: np.ndarray) -> None:
-        """Take ``certificate`` (padded cells), known to clear the position of ``state``
-        without a replay (the rest of the board's own certificate, followed along its
-        removals: Board._certificate_at), as the position's answer. ``decide`` would replay it
-        to prove it: with gravity that took 2.9 s at every new position of a 1024 x 1024 deal."""
-        key = position_key(state, rules)
-        with self._lock:
-            entry = self._entries.get(key)
-            if entry is not None and entry[0].verdict == Verdict.SOLVABLE:
-                return
-        self._store(key, Decision(Verdict.SOLVABLE, certificate), Budget())
-
     # ---- deciding one position ----------------------------------------------------------------
 
     def decide(self, state: GridState, rules: Rules, budget: Budget,
                known: Iterable[np.ndarray] = (),
-               repair: Optional[Callable[[List[np.ndarray], "Clock"], Optional[np.ndarray]]] = None
-               ) -> Decision:
+               repair: Optional[Callable[[List[np.ndarray], "Clock"], Optional[np.ndarray]]] = None,
+               proved: Optional[np.ndarray] = None) -> Decision:
         """The verdict on the position of ``state`` (read only), with a certificate when
         SOLVABLE. ``known``: certificates (padded cells) of earlier positions worth trying;
-        ``repair``: makes one from them when none applies as it is (``decide_after``)."""
+        ``repair``: makes one from them when none applies as it is (``decide_after``);
+        ``proved``: a certificate known to clear the position without a replay (the rest of
+        the board's own, followed along its removals: Board._certificate_at), the answer at
+        once. A replay would prove it again: with gravity 2.9 s at every new position of a
+        1024 x 1024 deal."""
+        if proved is not None:
+            return Decision(Verdict.SOLVABLE, proved)
         key = position_key(state, rules)
         found = self._lookup(key, budget)
         if found is not None:
@@ -331,7 +325,8 @@ class Insight:
     # ---- safe hints and traps -----------------------------------------------------------------
 
     def safe_hint(self, state: GridState, rules: Rules, budget: Budget,
-                  known: Iterable[np.ndarray] = ()) -> Optional[Tuple[np.ndarray, Verdict]]:
+                  known: Iterable[np.ndarray] = (), proved: Optional[np.ndarray] = None
+                  ) -> Optional[Tuple[np.ndarray, Verdict]]:
         """(move, verdict): a move that keeps the position winnable, verdict SOLVABLE; or,
         when none could be proved safe, the plain hint with the position's verdict (UNSOLVABLE:
         no move can; UNKNOWN: not decided in time). When the time ran out ordering the moves: a
@@ -340,7 +335,7 @@ class Insight:
 
         Among the moves proved safe it prefers the hint order (fewest turns, shortest path,
         smallest pair), looking at up to HINT_TRIES moves ahead of the certificate's first.
-        ``budget``: seconds for the whole call, nodes per decision."""
+        ``budget``: seconds for the whole call, nodes per decision; ``proved`` as for decide."""
         clock = Clock(budget.seconds, nodes=budget.nodes)
         order = _pairs.hint_order(state, rules.max_turns, listing_seconds(clock.left()))
         if order is None:
@@ -352,14 +347,14 @@ class Insight:
             found = _pairs.first_move(state, rules.max_turns)
             if found is None:
                 return None
-            known_now = self.decide(state, rules, Budget(0.0, budget.nodes), known)
+            known_now = self.decide(state, rules, Budget(0.0, budget.nodes), known, proved=proved)
             if known_now.certificate is not None:
                 return known_now.certificate[0], Verdict.SOLVABLE
             return np.array(found, dtype=np.int32), known_now.verdict   # UNSOLVABLE or UNKNOWN
         if len(order) == 0:
             return None
         known = list(known)
-        root = self.decide(state, rules, clock.budget(), known)
+        root = self.decide(state, rules, clock.budget(), known, proved=proved)
         if root.verdict == Verdict.UNSOLVABLE:
             return order[0], Verdict.UNSOLVABLE
         # (Annotated: numpy 2.2's stubs give np.zeros and np.isin different shape types.)
@@ -387,7 +382,8 @@ class Insight:
         return order[0], root.verdict
 
     def classify(self, state: GridState, rules: Rules, budget: Budget,
-                 known: Iterable[np.ndarray] = (), per_move: bool = False
+                 known: Iterable[np.ndarray] = (), per_move: bool = False,
+                 proved: Optional[np.ndarray] = None
                  ) -> Tuple[Verdict, Optional[np.ndarray], Optional[np.ndarray]]:
         """(the position's verdict, every removable pair (k, 2) padded cells sorted, the
         verdict on the position after each (int8 Verdict values)).
@@ -396,19 +392,21 @@ class Insight:
         UNSOLVABLE every move leads to a lost position and none is searched. When the time for
         the whole call runs out listing the moves (a board of a million cells), or ``budget.cancel``
         is set then, the verdict is what is already known, and the moves and their verdicts are
-        None. Once ``budget.cancel`` is set the moves not yet decided stay UNKNOWN."""
+        None. Once ``budget.cancel`` is set the moves not yet decided stay UNKNOWN. ``proved``
+        as for decide."""
         clock = Clock(budget.seconds, nodes=budget.nodes)
         left = None if per_move else clock.left()
         known = list(known)
         moves = _pairs.moves_cells(state, rules.max_turns, budget.cancel, listing_seconds(left))
         if moves is None:
-            return self.decide(state, rules, Budget(0.0, budget.nodes), known).verdict, None, None
+            return (self.decide(state, rules, Budget(0.0, budget.nodes), known, proved=proved)
+                    .verdict, None, None)
         after_each = np.full(len(moves), int(Verdict.UNKNOWN), dtype=np.int8)
         share = clock.budget if not per_move else (lambda ways: budget)
         # The position's own verdict gets half the time: a lost position needs no move decided,
         # and it was left UNKNOWN with traps listed, a k-th of the time for k moves, where
         # winnable proved it lost at once (12 x 24 with gravity: 0.023 s; traps at 0.2 s not).
-        root = self.decide(state, rules, share(2), known)
+        root = self.decide(state, rules, share(2), known, proved=proved)
         if root.verdict == Verdict.UNSOLVABLE:
             after_each[:] = int(Verdict.UNSOLVABLE)
             return root.verdict, moves, after_each

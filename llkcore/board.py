@@ -673,16 +673,14 @@ class Board:
         return _insight.Budget(check_seconds(time_limit, "time_limit"),
                                node_budget(node_limit, low=1))
 
-    def _insight_parts(self) -> Tuple["_insight.Insight", GridState, list]:
-        """(this board's insight, a snapshot of the position, certificates worth reusing).
-        Queries work on the snapshot: the board never changes."""
+    def _insight_parts(self) -> Tuple["_insight.Insight", GridState, list, Optional[np.ndarray]]:
+        """(this board's insight, a snapshot of the position, certificates worth reusing, the
+        removals known to clear it: ``_snapshot``). Queries work on the snapshot: the board
+        never changes."""
         insight = self._insight
         if insight is None:
             insight = self._insight = _insight.Insight()
-        state, known, proved = self._snapshot()
-        if proved is not None:
-            insight.adopt(state, self._rules, proved)
-        return insight, state, known
+        return (insight, *self._snapshot())
 
     def _snapshot(self) -> Tuple[GridState, List[np.ndarray], Optional[np.ndarray]]:
         """(a copy of the position, [its certificate as padded cells] or [], the removals of
@@ -759,24 +757,24 @@ class Board:
         for earlier positions, are tried first (docs/architecture.md, "Play-time insight").
         """
         budget = self._query_budget(time_limit, node_limit)
-        insight, state, known = self._insight_parts()
-        return insight.decide(state, self._rules, budget, known).verdict
+        insight, state, known, proved = self._insight_parts()
+        return insight.decide(state, self._rules, budget, known, proved=proved).verdict
 
     def _clearing_moves(self, time_limit: Optional[float]) -> Tuple[Verdict, Optional[List[Move]]]:
         """(verdict, the moves that clear the position when SOLVABLE) by the play-time decision,
         so the board's own certificate and those found before are tried before any search
         (``show(solution=True)``)."""
         budget = self._query_budget(time_limit, None)
-        insight, state, known = self._insight_parts()
-        decision = insight.decide(state, self._rules, budget, known)
+        insight, state, known, proved = self._insight_parts()
+        decision = insight.decide(state, self._rules, budget, known, proved=proved)
         if decision.certificate is None:
             return decision.verdict, None
         return decision.verdict, moves_of(decision.certificate, self._width)
 
     def _safe_hint(self, budget: "_insight.Budget") -> Optional[Hint]:
         """``hint(safe=True)`` (see ``hint``); None when no pair can be removed."""
-        insight, state, known = self._insight_parts()
-        found = insight.safe_hint(state, self._rules, budget, known)
+        insight, state, known, proved = self._insight_parts()
+        found = insight.safe_hint(state, self._rules, budget, known, proved)
         if found is None:
             return None
         move, verdict = found
@@ -792,8 +790,8 @@ class Board:
         listing the moves (boards of a million cells; the listing is given at least 0.05 s),
         ``listed`` is False and the lists are empty."""
         budget = self._query_budget(time_limit, node_limit)
-        insight, state, known = self._insight_parts()
-        verdict, moves, after = insight.classify(state, self._rules, budget, known)
+        insight, state, known, proved = self._insight_parts()
+        verdict, moves, after = insight.classify(state, self._rules, budget, known, proved=proved)
         if verdict == Verdict.UNSOLVABLE:
             return Traps(verdict=verdict)
         if moves is None or after is None:      # out of time listing the moves

@@ -795,8 +795,8 @@ def test_a_node_limit_bounds_each_decision_and_answers_alike_on_any_machine(monk
 
 def test_a_decision_s_set_up_has_one_floor_and_tries_each_certificate_once(monkeypatch):
     """Each certificate a decision tried got at least LISTING_SECONDS, even once its time was
-    up, and the board's certificate came three times (itself, the rest of it adopted, that
-    rest again among the recent ones): traps(time_limit=0.1) on a 1024 x 1024 deal five moves
+    up, and the board's certificate came up to three times (itself and rests of it among the
+    recent ones, each a view of it): traps(time_limit=0.1) on a 1024 x 1024 deal five moves
     into its certificate took 0.3 s (an audit). The floor is the set-up's, and one memory is
     replayed once."""
     clock = _insight.Clock(0.0)
