@@ -474,6 +474,20 @@ def test_slides_of_every_step_are_the_moves_gravity_made(data, grid, r, shuffle_
         assert made == [[]] * len(made)
 
 
+def test_slides_of_a_removal_with_a_wall_between_its_tiles():
+    """The moves are read back from each taken cell up (slides_of): with a wall between the two
+    taken cells of one line, the upper one's tiles settled on their own walk, which a read of
+    the lower walk alone misses (the random games above rarely make this case)."""
+    board = llk.Board([[2, 0, 0],
+                       [1, 0, 0],
+                       [-1, 0, 0],
+                       [1, 0, 2]], rules=llk.Rules(gravity="down"))
+    board.remove((1, 0), (3, 0))
+    assert board.slides() == [((0, 0), (1, 0))]
+    board.undo()
+    assert board.grid.tolist()[0:2] == [[2, 0, 0], [1, 0, 0]]
+
+
 def test_a_long_game_under_gravity_keeps_no_slides():
     """Each removal's undo record held its gravity moves as a numpy array: about 0.5 KB a
     removal on a 512 x 512 board, 1 GB for a 1024 x 1024 game loaded from its save. Now the
