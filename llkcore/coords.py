@@ -6,6 +6,7 @@ col -1 / cols.
 """
 from __future__ import annotations
 
+from itertools import chain
 from typing import Iterable, List, Optional, Tuple, Union, overload
 
 import numpy as np
@@ -46,6 +47,14 @@ def points_of(cells: np.ndarray, width: int) -> npt.NDArray[np.int32]:
     out[..., 0::2] = cells // width - 1
     out[..., 1::2] = cells % width - 1
     return out
+
+
+def move_array(moves: List[Move]) -> npt.NDArray[np.int64]:
+    """[((r1, c1), (r2, c2)), ...] (ints, as checked moves are) -> (k, 4) int64 array; an int
+    past 64 bits raises OverflowError. (np.array on the nested tuples took 0.28 s for a
+    1024 x 1024 deal's certificate, this 0.11 s.)"""
+    values = chain.from_iterable(chain.from_iterable(moves))
+    return np.fromiter(values, np.int64, count=4 * len(moves)).reshape(-1, 4)
 
 
 def point_list(cells: Iterable[int], width: int) -> List[Point]:

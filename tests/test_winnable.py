@@ -867,7 +867,25 @@ def test_a_pickled_or_saved_board_still_follows_its_certificate(monkeypatch, gra
     for loaded in (again, fresh_saved):
         assert loaded.winnable(time_limit=0) == S
     assert replays == []
-    # A saved game with a history is not followed (its certificates were checked against some
-    # position of the game, not necessarily the start); its answers are replayed, and right.
+    # A saved game with a history is followed from its start when the start's certificate
+    # clears the start (a loaded 1024 x 1024 gravity game was UNKNOWN at 0.01 s where the
+    # board saved answered SOLVABLE at once: an audit), and its cells come from that check.
     later = llk.Board.from_json(board.to_json())
-    assert proved_moves(later) is None and later.winnable() == S
+    assert proved_moves(later) == board.certificate[3:]
+    assert later._certificate_cells[1].tolist() == board._certificate_cells[1].tolist()
+    assert not later._certificate_cells[1].flags.writeable
+    assert later.winnable(time_limit=0) == S and replays == []
+    # ... and through a reshuffle, from the position the reshuffle made.
+    shuffled = board.copy()
+    shuffled.shuffle(seed=1)
+    shuffled.remove(*shuffled.certificate[0])
+    again = llk.Board.from_json(shuffled.to_json())
+    assert proved_moves(again) == shuffled.certificate[1:] == proved_moves(shuffled)
+    # A certificate set by hand in mid-game clears a later position, not the start: not
+    # followed (following it from the start would claim the start can be cleared by it).
+    by_hand = board.copy()
+    by_hand.certificate = llk.solve(by_hand).moves
+    by_hand.remove(*by_hand.certificate[0])
+    loaded = llk.Board.from_json(by_hand.to_json())
+    assert loaded._certificate_at is None and proved_moves(loaded) is None
+    assert loaded.winnable() == S and loaded.certificate == by_hand.certificate
