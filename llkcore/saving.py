@@ -235,10 +235,11 @@ def restore(data: Any, board_class: Type["Board"], check_certificates: bool = Tr
     # Checked where the game begins first: when it clears that position the board follows it
     # through the history as the board saved did (Board._certificate_at), and keeps the cells
     # the check made. (One set by hand in mid-game clears a later position: checked below.)
-    start_checked = (check_certificates and start_certificate is not None
-                     and board._clears_here(start_certificate))
-    if start_checked:
+    start_checked = False
+    if (check_certificates and start_certificate is not None
+            and board._clears_here(start_certificate)):
         board._certificate_at = (start_certificate, 0, 0)
+        start_checked = True
     shape = board.shape
     for what, steps in (("history", history), ("redo", redo)):
         for k, step in enumerate(steps, 1):
