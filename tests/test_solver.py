@@ -30,6 +30,8 @@ REF_NODE_LIMIT = 2000
 NO_CBJ, NO_PEEL, NO_PROBE, PROBE_FIRST, NO_QUICK, NO_REPLAY, NO_PROBE_ORDER = (
     _kernel.TEST_OPTIONS[k] for k in ("no_cbj", "no_peel", "no_probe", "probe_first", "no_quick",
                                       "no_replay", "no_probe_order"))
+#: solve_state's status when it ran out of nodes.
+NODE_LIMIT = next(code for code, name in _kernel.STATUS_NAMES.items() if name == "node_limit")
 HEURISTICS = {"greedy-freedom": llkref.greedy_freedom, "greedy-mobility": llkref.greedy_mobility,
               "matching": llkref.matching}
 
@@ -219,6 +221,9 @@ def test_backjumping_agrees_with_the_plain_search(seed, rows, cols, copies, turn
                          rules=llk.Rules(max_turns=turns, border=border))
     full, moves = _kernel_status(board, 0)
     plain, _ = _kernel_status(board, NO_CBJ | NO_PEEL | NO_QUICK)
+    # The plain search can run out of its 400,000 nodes (seed 13000 at 7 x 8, 6 copies, one
+    # turn, no ring: the full search solves it in 392): no verdict to compare with.
+    assume(plain != NODE_LIMIT)
     probed, _ = _kernel_status(board, PROBE_FIRST | NO_QUICK)     # probing and backjumping
     assert full == plain == probed, (seed, rows, cols, copies, turns, border, full, plain, probed)
     if full == 1:
