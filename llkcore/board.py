@@ -846,10 +846,15 @@ class Board:
 
     def _clears(self, moves: Sequence[Move]) -> bool:
         """Do ``moves`` (pairs of points), replayed on a copy, clear this position? Every move
-        must be legal when played. ``verify`` and the certificate setter ask."""
+        must be legal when played. ``verify``, the certificate setter and loading ask."""
         # (Not taken back: the copy is dropped. With gravity taking back costs as much as the
         # replay, 2.8 s for a 1024 x 1024 deal's certificate; the copy 0.01 s.)
-        return self._work_copy()._clears_here(moves, take_back=False)
+        copy = self._work_copy()
+        cleared = copy._clears_here(moves, take_back=False)
+        made = copy._certificate_cells
+        if made is not self._certificate_cells and made is not None and made[0] is self._certificate:
+            self._certificate_cells = made      # this board's certificate's, made by the check
+        return cleared
 
     def _clears_here(self, moves: Sequence[Move], take_back: bool = True) -> bool:
         """``_clears`` on this board itself: the moves are played on its state and taken back,
@@ -857,6 +862,8 @@ class Board:
         game replays certificates on the board it builds, which no one else holds yet).
         ``moves``: as ``move_sequence`` returns them (pairs of pairs of ints). ``take_back=False``
         leaves the state as the moves left it, for a copy about to be dropped."""
+        if self._state.tiles != 2 * len(moves):
+            return False            # (no replay: it cannot end clear)
         try:
             cells = self._query_cells(move_array(moves))
         except (OverflowError, CoordinateError):

@@ -236,8 +236,7 @@ def restore(data: Any, board_class: Type["Board"], check_certificates: bool = Tr
     # through the history as the board saved did (Board._certificate_at), and keeps the cells
     # the check made. (One set by hand in mid-game clears a later position: checked below.)
     start_checked = False
-    if (check_certificates and start_certificate is not None
-            and board._clears_here(start_certificate)):
+    if check_certificates and start_certificate is not None and board._clears(start_certificate):
         board._certificate_at = (start_certificate, 0, 0)
         start_checked = True
     shape = board.shape
