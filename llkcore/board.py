@@ -619,6 +619,8 @@ class Board:
         self._undo.append((_SHUFFLE, cells, before, after, self._certificate, certificate))
         self._certificate = certificate
         self._certificate_at = None if certificate is None else (certificate, 0, 0)
+        if self._redo:      # the undone positions are dropped, as by a removal (saving.py)
+            self._branched = True
         self._redo.clear()
 
     @property
