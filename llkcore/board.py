@@ -554,6 +554,7 @@ class Board:
     def undo(self) -> bool:
         """Take back the last removal (gravity included) or reshuffle exactly. False if none."""
         with self._writer:
+            self._state.check_usable()      # (a Board in use at a fork refuses even this)
             if not self._undo:
                 return False
             record = self._undo[-1]         # (popped once undone: a MemoryError keeps it)
@@ -573,6 +574,7 @@ class Board:
     def redo(self) -> bool:
         """Replay the last undone removal or reshuffle. False if there is none."""
         with self._writer:
+            self._state.check_usable()
             if not self._redo:
                 return False
             self._replay(self._redo.pop())

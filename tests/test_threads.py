@@ -183,6 +183,7 @@ FORK = textwrap.dedent("""
     busy._writer.acquire()
     print("idle", in_child(idle, play))
     print("busy", in_child(busy, play))
+    print("busy-undo", in_child(busy, lambda b: b.undo() or b.redo()))     # nothing to undo
     busy._writer.release()
     # A play-time query under way (its cache's lock held): the child's cache starts empty with
     # a new lock, and the Board plays.
@@ -240,4 +241,5 @@ def test_a_board_in_use_when_the_process_forks_refuses_in_the_child_instead_of_h
     assert done.returncode == 0, done.stderr[-3000:]
     lines = dict(line.split(" ", 1) for line in done.stdout.strip().splitlines())
     assert lines["idle"] == "0" and lines["busy"] == "3" and lines["cache"] == "0", done.stdout
+    assert lines["busy-undo"] == "3", done.stdout
     assert lines["threads"] == "skipped" or set(lines["threads"].split()) <= {"0", "3"}, done.stdout

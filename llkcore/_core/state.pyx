@@ -234,6 +234,12 @@ cdef class GridState:
 
     # ---- the mutex --------------------------------------------------------------------------
 
+    def check_usable(self):
+        """The RuntimeError every locked call raises on a state a fork left unusable
+        (after_fork), for a Board's call that may not lock it (an undo with nothing to undo)."""
+        if self.forked_busy:
+            raise RuntimeError(FORKED_BUSY)
+
     cdef int lock(self) except -1:
         cdef PyLockStatus got
         if self.forked_busy:
