@@ -256,8 +256,7 @@ def restore(data: Any, board_class: Type["Board"], check_certificates: bool = Tr
                          f"{shape[1]} start position replayed gives another position)")
     saved = data.get("certificate")
     followed = board._certificate_followed()
-    if saved is not None and (saved is start_saved or type(saved) is list
-                              and type(start_saved) is list and saved == start_saved):
+    if saved is not None and (saved is start_saved or _same_moves(saved, start_saved)):
         # One certificate given twice (an array once in a pickle, a list twice in JSON): read
         # once (0.75 s for a 1024 x 1024 deal's).
         board._certificate = start_certificate
@@ -398,6 +397,13 @@ def _moves_in(value: Any, what: str, board: "Board") -> Optional[List[Move]]:
     if not isinstance(value, list):
         raise BoardError(f"saved board: {what} must be a list of [r1, c1, r2, c2] or null")
     return [_move_in(m, what, board, i + 1) for i, m in enumerate(value)]
+
+
+def _same_moves(saved: Any, checked: Any) -> bool:
+    """Is ``saved`` (a document's moves) the list ``checked``, already read as moves, with ints
+    where it has ints? (== alone takes True and 1.0 for 1, which reading it refuses.)"""
+    return (type(saved) is list and type(checked) is list and saved == checked
+            and all(type(v) is int for move in saved for v in move))
 
 
 def _replay(board: "Board", step: Any, what: str) -> None:

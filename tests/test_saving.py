@@ -295,6 +295,21 @@ def test_a_certificate_given_twice_is_replayed_once(monkeypatch):
     assert replays == [1]
 
 
+@pytest.mark.parametrize("value", [True, 1.0])
+def test_a_certificate_given_twice_is_read_strictly_both_times(value):
+    """The present certificate equal to the start's is not read again; == takes True and 1.0
+    for 1, which reading refuses, so such a copy is read and refused."""
+    board = llk.Board([[1, 1, 0], [2, 2, 0]])
+    board.certificate = [((0, 0), (0, 1)), ((1, 0), (1, 1))]
+    board.remove((0, 0), (0, 1))
+    board.undo()
+    doc = json.loads(board.to_json())
+    assert doc["certificate"] == doc["start"]["certificate"] == [[0, 0, 0, 1], [1, 0, 1, 1]]
+    doc["certificate"][1][0] = value
+    with pytest.raises(llk.BoardError, match="certificate move 2"):
+        llk.Board.from_json(json.dumps(doc))
+
+
 def test_a_certificate_set_by_hand_loads_when_it_clears_the_position_it_was_found_for():
     board = llk.generate(6, 6, solvable=False, seed=1)
     found = llk.solve(board, time_limit=5)
