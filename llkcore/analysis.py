@@ -77,9 +77,7 @@ class Analysis:
         columns = dict(zip(FIELDS, (verdict, initial_moves, solution_length, nodes, seconds)))
         n = None
         for name, values in columns.items():
-            arr = np.ascontiguousarray(values, dtype=DTYPES[name])
-            if arr.ndim != 1:
-                raise ValueError(f"Analysis.{name} must be 1-D, got shape {arr.shape}")
+            arr = _result_array(name, values)
             if n is not None and arr.shape[0] != n:
                 raise ValueError(f"Analysis.{name} has {arr.shape[0]} entries, expected {n}")
             n = arr.shape[0]
@@ -436,11 +434,34 @@ def _rating_array(name: str, values: Any) -> np.ndarray:
                          f"{shown(values)}") from None
 
 
+def _result_array(name: str, values: Any) -> np.ndarray:
+    """One of the five FIELDS columns given to Analysis, as its 1-D array of DTYPES, every value
+    one the column can hold (_COLUMN_VALUES): a verdict of 5 or negative nodes made summary()
+    miscount and to_records raise, and to_dict write a file from_dict refuses."""
+    raw = np.asarray(values)
+    if raw.ndim != 1:
+        raise ValueError(f"Analysis.{name} must be 1-D, got shape {raw.shape}")
+    if raw.size and raw.dtype.kind not in "iuf":
+        raise ValueError(f"Analysis.{name} must hold numbers, got {shown(values)}")
+    arr = np.ascontiguousarray(raw, dtype=DTYPES[name])
+    bad = _out_of_range(name, arr)
+    if bad is None:
+        changed = np.flatnonzero(arr != raw)     # not held exactly (1.5 as an int, 300 as int8)
+        bad = int(changed[0]) if changed.size else None
+    if bad is not None:
+        raise ValueError(f"Analysis.{name}[{bad}] is out of range: {raw[bad].item()!r}")
+    return arr
+
+
 def _out_of_range(name: str, column: np.ndarray) -> Optional[int]:
-    """The first index of the rating column ``name`` (float64) whose value no rating has
-    (NaN is allowed; an infinity is not), or None."""
-    low, high = _RATING_RANGES[name]
-    ok = np.isnan(column) | (np.isfinite(column) & (column >= low) & (column <= high))
+    """The first index of the column ``name`` (as its array) whose value the column cannot hold
+    (_COLUMN_VALUES: NaN only in a rating, an infinity nowhere), or None."""
+    _, low, high, rating = _COLUMN_VALUES[name]
+    ok = np.isfinite(column) & (column >= low)
+    if high is not None:
+        ok &= column <= high
+    if rating:
+        ok |= np.isnan(column)
     return None if ok.all() else int(np.argmin(ok))
 
 
@@ -487,9 +508,8 @@ def _column_in(boards: Dict[str, Any], name: str) -> np.ndarray:
         column = np.array(values, dtype=np.int64 if kind is int else np.float64)
     except OverflowError:           # an int past 64 bits
         column = np.array([v if abs(v) < 2**63 else int(low) - 1 for v in values], dtype=np.int64)
-    ok = np.isfinite(column) & (column >= low) & (column <= high if high is not None else True)
-    if not ok.all():
-        bad = int(np.argmin(ok))
+    bad = _out_of_range(name, column)
+    if bad is not None:
         raise ValueError(f"an Analysis document's boards.{name}[{bad}] is out of range: "
                          f"{shown(values[bad])}")
     return column

@@ -287,6 +287,31 @@ def test_an_analysis_refuses_ratings_no_rating_has(ratings, words):
         llk.Analysis(*columns, ratings=[fine])
 
 
+@pytest.mark.parametrize("column, values, words", [
+    (0, [5], r"verdict\[0\] is out of range: 5"),
+    (0, np.array([257]), r"verdict\[0\] is out of range: 257"),     # 1 as an int8
+    (0, [1.5], r"verdict\[0\] is out of range: 1.5"),
+    (0, [True], "verdict must hold numbers"),
+    (1, [-2], r"initial_moves\[0\] is out of range: -2"),
+    (3, [-7], r"nodes\[0\] is out of range: -7"),
+    (4, [float("nan")], r"seconds\[0\] is out of range: nan"),
+    (4, [float("inf")], r"seconds\[0\] is out of range: inf"),
+    (2, [[1]], "solution_length must be 1-D"),
+])
+def test_an_analysis_refuses_results_no_run_has(column, values, words):
+    """The result columns were only converted (an audit): a verdict of 5 printed a summary
+    whose verdicts did not add up and made to_records raise KeyError, and negative nodes or a
+    NaN time were written by to_dict into a file from_dict refused. ValueError, as from_dict
+    says of the same values."""
+    columns = [[1], [2], [1], [5], [0.1]]
+    columns[column] = values
+    with pytest.raises(ValueError, match=words):
+        llk.Analysis(*columns)
+    good = llk.Analysis([1, 0, -1], [2, -1, 0], [1, -1, -1], [5, 0, 2**40], [0.1, 0, 3])
+    again = llk.Analysis.from_dict(json.loads(json.dumps(good.to_dict())))
+    assert again.same_results(good)
+
+
 @pytest.mark.parametrize("parts", ["ab", 5, [1]])
 def test_concat_takes_analyses_only(parts):
     with pytest.raises(TypeError, match="Analysis"):
