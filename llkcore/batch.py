@@ -54,16 +54,16 @@ ProgressArg = Union[bool, Callable[[int, Optional[int]], Any]]
 MAX_WORKERS = 1024
 
 
-def resolve_workers(workers: Optional[int]) -> int:
+def resolve_workers(workers: Optional[int], name: str = "workers") -> int:
     """The thread count for ``workers`` (1..MAX_WORKERS): None means every core this process may
-    use."""
+    use. ``name``: the caller's name for it, in errors."""
     if workers is None:
         try:
             cores = len(os.sched_getaffinity(0))
         except (AttributeError, OSError):  # pragma: no cover - not Linux
             cores = os.cpu_count() or 1
         return min(max(1, cores), MAX_WORKERS)
-    return integer(workers, "workers", low=1, high=MAX_WORKERS)
+    return integer(workers, name, low=1, high=MAX_WORKERS)
 
 
 def check_batch_array(grids: Any) -> None:

@@ -100,7 +100,7 @@ def analyze(collection: Any, *, rules: Optional[Rules] = None, strategy: str = "
     import dask.bag as db
 
     rules = None if rules is None else as_rules(rules)
-    threads = resolve_workers(threads)
+    threads = resolve_workers(threads, "threads")
     keep_moves = flag(keep_moves, "keep_moves")
     rate = flag(rate, "rate")
     npartitions = optional_integer(npartitions, "npartitions", low=1)

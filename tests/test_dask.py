@@ -136,6 +136,10 @@ def test_bad_inputs_fail_before_computing():
         llk_dask.analyze(db.from_sequence([[[1, 1]]]), strategy="guess")
     with pytest.raises(TypeError, match="npartitions"):
         llk_dask.analyze(db.from_sequence([[[1, 1]]]), npartitions=2)
+    # Its errors name its own parameter (they said "workers"; an audit).
+    for threads, error in ((0, ValueError), (5000, ValueError), ("2", TypeError)):
+        with pytest.raises(error, match="threads must"):
+            llk_dask.analyze(np.ones((1, 2, 2), dtype=np.int32), threads=threads)
     with pytest.raises(llk.BoardError, match="board 1"):
         llk_dask.analyze(db.from_sequence([[[1, 1]], [[1, 2], [3]]], npartitions=1),
                          scheduler="sync")
