@@ -794,3 +794,19 @@ def test_what_is_no_point_or_no_batch_is_named():
 def test_a_picture_saves_to_a_bytes_name(tmp_path):
     llk.Board([[1, 1]]).show().save(os.fsencode(tmp_path / "b.svg"))
     assert (tmp_path / "b.svg").read_text().startswith("<svg")
+
+
+def test_a_good_point_of_numpy_ints_makes_no_error_message(monkeypatch):
+    """pair() made its error messages for every point whose row or col is not a plain int, and
+    the repr of a 1-D array point made board.can_link 75 us against 0.4 us (an audit). The
+    message is made only when raised; the point is still named then."""
+    from llkcore import checks
+    board = llk.Board([[1, 1], [2, 2]])
+    made = []
+    real = checks.shown
+    monkeypatch.setattr(checks, "shown", lambda *a, **k: made.append(1) or real(*a, **k))
+    for a, b in (((np.int64(0), np.int32(0)), (0, 1)), (np.array([1, 0]), np.array([1, 1]))):
+        assert board.can_link(a, b) and board.find_path(a, b)
+    assert made == []
+    with pytest.raises(CoordinateError, match=r"the col of a point \(0, 1\.5\) must be an int"):
+        board.can_link((0, 1.5), (0, 1))
