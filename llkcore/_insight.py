@@ -263,7 +263,7 @@ class Insight:
             self._entries.move_to_end(key)
             return decision
 
-    def _store(self, key: bytes, decision: Decision, budget: Budget) -> None:
+    def _store(self, key: bytes, decision: Decision, budget: Budget, recent: bool = True) -> None:
         size = 0 if decision.certificate is None else decision.certificate.nbytes
         with self._lock:
             old = self._entries.pop(key, None)
@@ -276,7 +276,7 @@ class Insight:
                 _, (dropped, _) = self._entries.popitem(last=False)
                 if dropped.certificate is not None:
                     self._bytes -= dropped.certificate.nbytes
-            if decision.certificate is not None and len(decision.certificate):
+            if recent and decision.certificate is not None and len(decision.certificate):
                 self._recent.append(decision.certificate)
 
     # ---- deciding one position ----------------------------------------------------------------
@@ -284,14 +284,15 @@ class Insight:
     def decide(self, state: GridState, rules: Rules, budget: Budget,
                known: Iterable[np.ndarray] = (),
                repair: Optional[Callable[[List[np.ndarray], "Clock"], Optional[np.ndarray]]] = None,
-               proved: Optional[np.ndarray] = None) -> Decision:
+               proved: Optional[np.ndarray] = None, recent: bool = True) -> Decision:
         """The verdict on the position of ``state`` (read only), with a certificate when
         SOLVABLE. ``known``: certificates (padded cells) of earlier positions worth trying;
         ``repair``: makes one from them when none applies as it is (``decide_after``);
         ``proved``: a certificate known to clear the position without a replay (the rest of
         the board's own, followed along its removals: Board._certificate_at), the answer at
         once. A replay would prove it again: with gravity 2.9 s at every new position of a
-        1024 x 1024 deal."""
+        1024 x 1024 deal. ``recent=False``: a certificate found is cached under the position
+        but not made one of the RECENT tried at new positions (``classify``)."""
         if proved is not None:
             return Decision(Verdict.SOLVABLE, proved)
         key = position_key(state, rules)
@@ -308,11 +309,11 @@ class Insight:
             certificate = repair(candidates, clock)
         decision = (Decision(Verdict.SOLVABLE, certificate) if certificate is not None
                     else search(state, rules, budget._replace(seconds=clock.left())))
-        self._store(key, decision, budget)
+        self._store(key, decision, budget, recent)
         return decision
 
     def decide_after(self, state: GridState, rules: Rules, move: np.ndarray, budget: Budget,
-                     known: Iterable[np.ndarray] = ()) -> Decision:
+                     known: Iterable[np.ndarray] = (), recent: bool = True) -> Decision:
         """The verdict on the position after the removal ``move`` (padded cells) from
         ``state`` (not changed). With gravity a certificate of ``state``'s position is repaired
         around the move (``repaired_after``) when none applies as it is."""
@@ -320,7 +321,8 @@ class Insight:
         if rules.gravity is not None:
             repair = lambda candidates, clock: repaired_after(  # noqa: E731
                 state, rules, move, candidates, clock)
-        return self.decide(after(state, move, rules), rules, budget, known, repair)
+        return self.decide(after(state, move, rules), rules, budget, known, repair,
+                           recent=recent)
 
     # ---- safe hints and traps -----------------------------------------------------------------
 
@@ -440,7 +442,12 @@ class Insight:
             if (not per_move and clock.spent()) or (budget.cancel is not None and budget.cancel[0]):
                 break
             move = moves[i]
-            child = self.decide_after(state, rules, move, share(len(moves) - i), known)
+            # Each child's certificate is cached under its position, which a move to it finds;
+            # as one of the RECENT, dozens of them pushed out the root's, which alone clears the
+            # position after a move it proves safe with gravity (its first): the next winnable
+            # searched there, UNKNOWN at 1 s on a 64 x 64 deal (an audit).
+            child = self.decide_after(state, rules, move, share(len(moves) - i), known,
+                                      recent=False)
             after_each[i] = int(child.verdict)
             if child.certificate is not None and not gravity:
                 safe_by(child.certificate, move)

@@ -889,3 +889,19 @@ def test_a_pickled_or_saved_board_still_follows_its_certificate(monkeypatch, gra
     loaded = llk.Board.from_json(by_hand.to_json())
     assert loaded._certificate_at is None and proved_moves(loaded) is None
     assert loaded.winnable() == S and loaded.certificate == by_hand.certificate
+
+
+def test_traps_do_not_push_out_the_certificate_the_next_position_needs():
+    """An audit: with gravity a safe move proved by the position's certificate (its first
+    removal) is not decided, so the next position needs that certificate among the RECENT; the
+    certificates traps() found for each move pushed it out, and winnable() after the move
+    searched: UNKNOWN at 1 s here. traps() caches its children's certificates under their
+    positions only."""
+    board = llk.generate(64, 64, seed=5, rules=llk.Rules(gravity="down"))
+    for _ in range(48):
+        board.remove(*board.hint(safe=True))
+    move = board.hint(safe=True)
+    assert move.verdict == S
+    board.traps()
+    board.remove(move[0], move[1])
+    assert board.winnable(time_limit=0.3) == S
