@@ -244,7 +244,8 @@ class Board:
         """Load the next screen of the same shape: same rules, history and certificate cleared.
 
         Costs what building a Board costs. ``grid`` holds labels when the board was made by
-        ``from_labels`` (new labels get new numbers). A grid of another shape or with a bad cell
+        ``from_labels`` (new labels get new numbers; every label seen keeps its number, so the
+        cost grows with the labels seen: README). A grid of another shape or with a bad cell
         raises BoardError and leaves the board as it was.
         """
         labels = None
