@@ -857,7 +857,7 @@ class Board:
         copy = self._work_copy()
         cleared = copy._clears_here(moves, take_back=False)
         made = copy._certificate_cells
-        if made is not self._certificate_cells and made is not None and made[0] is self._certificate:
+        if made is not None and made[0] is self._certificate:
             self._certificate_cells = made      # this board's certificate's, made by the check
         return cleared
 
@@ -866,7 +866,8 @@ class Board:
         its history untouched, so the cost is the moves' and not a copy's (loading a saved
         game replays certificates on the board it builds, which no one else holds yet).
         ``moves``: as ``move_sequence`` returns them (pairs of pairs of ints). ``take_back=False``
-        leaves the state as the moves left it, for a copy about to be dropped."""
+        leaves the state as the moves left it, for a copy about to be dropped. Only for a board
+        no other thread holds (a copy, or one being loaded): the tiles are counted once."""
         if self._state.tiles != 2 * len(moves):
             return False            # (no replay: it cannot end clear)
         try:
@@ -874,10 +875,9 @@ class Board:
         except (OverflowError, CoordinateError):
             return False            # a point off the board (an int past 64 bits is one)
         with self._writer:
-            tiles = self._state.tiles
             played = _playouts.replay(self._state, cells, self._turns, self._gravity,
                                       take_back=take_back)
-            cleared = played == len(cells) and tiles == 2 * len(cells)
+            cleared = played == len(cells)      # every removal played: 2k of 2k tiles
             if cleared and moves is self._certificate:
                 # Its cells, made here, are the ones _snapshot would make again (0.2 s for a
                 # 1024 x 1024 deal's certificate): a loaded game's first query.

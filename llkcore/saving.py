@@ -399,10 +399,11 @@ def _moves_in(value: Any, what: str, board: "Board") -> Optional[List[Move]]:
     return [_move_in(m, what, board, i + 1) for i, m in enumerate(value)]
 
 
-def _same_moves(saved: Any, checked: Any) -> bool:
-    """Is ``saved`` (a document's moves) the list ``checked``, already read as moves, with ints
-    where it has ints? (== alone takes True and 1.0 for 1, which reading it refuses.)"""
-    return (type(saved) is list and type(checked) is list and saved == checked
+def _same_moves(saved: Any, read: Any) -> bool:
+    """Is ``saved`` (a document's moves) the list ``read`` (moves as the document gave them,
+    which reading accepted), with ints where it has ints? (== alone takes True and 1.0 for 1,
+    which reading refuses.)"""
+    return (type(saved) is list and type(read) is list and saved == read
             and all(type(v) is int for move in saved for v in move))
 
 
